@@ -1,0 +1,16 @@
+/**
+ * Marks a class whose constructor parameters are injected by type. TypeScript records parameter types
+ * (`design:paramtypes`) only for decorated classes, so a router or service that takes services needs it.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class TaskRouter extends router('/tasks') {
+ *   constructor(private readonly tasks: TaskService) { super(); }
+ * }
+ * app.provide(TaskService).includeRouter(TaskRouter);
+ * ```
+ */
+export function Injectable(): ClassDecorator {
+  return () => {};
+}

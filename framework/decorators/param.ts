@@ -1,0 +1,96 @@
+import { metadataOf, type Class, type ParamDefinition, type ScalarType } from '../metadata';
+
+/** Marks a number parameter as an integer: `1.5` is then a 422 and the docs say `integer`. */
+export const Int = 'integer' as const;
+
+type ParamType = ScalarType | Class | [Class | ScalarType];
+
+export interface PathOptions {
+  type?: ParamType;
+  description?: string;
+}
+
+export interface ValueOptions extends PathOptions {
+  /** Leave out for a required value; `null` makes it optional and nullable; any other value is the default. */
+  default?: unknown;
+}
+
+export interface BodyOptions {
+  /** The element class of an array body: `@Body({ type: Item }) items: Item[]`. */
+  type?: Class;
+  description?: string;
+}
+
+function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>, options?: object): ParameterDecorator {
+  return (target, handler, index) => {
+    if (handler === undefined) return;
+    const params = metadataOf(target.constructor).params;
+    const list = params.get(handler) ?? [];
+    list.push({ ...definition, index, hasDefault: options !== undefined && 'default' in options });
+    params.set(handler, list);
+  };
+}
+
+/**
+ * Binds a `{name}` segment of the route path, converted to the parameter's type.
+ *
+ * @example
+ * ```ts
+ * @Get('/{task_id}') one(@Path('task_id', { type: Int }) id: number) { ... }
+ * ```
+ */
+export function Path(name: string, options: PathOptions = {}): ParameterDecorator {
+  return record({ kind: 'path', name, type: options.type, description: options.description });
+}
+
+/**
+ * Binds a query-string value. Required unless a `default` is given (`default: null` = optional, may be null).
+ * Array parameters collect repeated keys (`?tag=a&tag=b`).
+ *
+ * @example
+ * ```ts
+ * @Get() list(@Query('page', { type: Int, default: 1 }) page: number,
+ *             @Query('category', { default: null }) category: string | null) { ... }
+ * ```
+ */
+export function Query(name: string, options: ValueOptions = {}): ParameterDecorator {
+  return record({ kind: 'query', name, ...options }, options);
+}
+
+/**
+ * Binds a request header by its HTTP name (case-insensitive). Required unless a `default` is given.
+ *
+ * @example
+ * ```ts
+ * @Get('/me') me(@Header('Authorization') auth: string, @Header('X-Trace', { default: null }) trace: string | null) { ... }
+ * ```
+ */
+export function Header(name: string, options: ValueOptions = {}): ParameterDecorator {
+  return record({ kind: 'header', name: name.toLowerCase(), ...options }, options);
+}
+
+/**
+ * Binds the JSON body, validated with class-validator against the parameter's class before the handler runs.
+ * Unknown properties are stripped. For an array body, name the element class.
+ *
+ * @example
+ * ```ts
+ * @Post('/') create(@Body() body: TaskIn) { ... }
+ * @Post('/batch') createMany(@Body({ type: TaskIn }) items: TaskIn[]) { ... }
+ * ```
+ */
+export function Body(options: BodyOptions = {}): ParameterDecorator {
+  return record({ kind: 'body', type: options.type, description: options.description });
+}
+
+/**
+ * Binds the trellis `Request`: method, path, headers, query, params and the raw Node request.
+ *
+ * @example
+ * ```ts
+ * @Get('/whoami') whoami(@Req() request: Request) { return { agent: request.headers['user-agent'] }; }
+ * ```
+ */
+export function Req(): ParameterDecorator {
+  return record({ kind: 'request' });
+}

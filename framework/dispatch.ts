@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express } from 'express';
+import type { Container } from './container';
+import type { ExceptionHandlers } from './exception-handlers';
+import { TrellisError } from './framework-error';
+import { compose, ExpressMiddlewareAdapter, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
+import type { Class } from './metadata';
+import type { Request } from './request';
+import { JSONResponse, Response } from './response';
+import { toResponse } from './result';
+import type { RouteRecord } from './routing/collect';
+import { expressify } from './routing/expressify';
+import type { RouteTable } from './routing/route-table';
+import { writeResponse } from './write';
+
+/** Resolves to the response to write, or `null` when Express is writing it. */
+export type Dispatcher = (request: Request) => Promise<Response | null>;
+
+interface DispatchContext {
+  table: RouteTable<RouteRecord>;
+  routes: readonly RouteRecord[];
+  middleware: readonly MiddlewareLike[];
+  container: Container;
+  exceptions: ExceptionHandlers;
+  /** The app's Express instance if it has one; `ensureExpress` creates it. */
+  express: () => Express | undefined;
+  ensureExpress: () => Express;
+}
+
+/**
+ * A response the app's Express instance will produce (static files, docs assets). Middleware sees it
+ * before Express runs: headers it sets are kept; its status and body are not known yet.
+ */
+export class ExpressResponse extends Response {
+  constructor(
+    readonly express: Express,
+    readonly exceptions: ExceptionHandlers,
+  ) {
+    super(undefined, { status: 200 });
+  }
+
+  serve(request: Request): void {
+    const { raw: req, rawResponse: res } = request;
+    for (const [name, value] of Object.entries(this.headers.toObject())) res.setHeader(name, value);
+    this.express(req as never, res as never, async (error?: unknown) => {
+      const response = error ? await this.exceptions.handle(error, request) : notFound();
+      writeResponse(res, response, req.method === 'HEAD');
+    });
+  }
+}
+
+const notFound = () => new JSONResponse({ error: 'Not Found' }, { status: 404 });
+
+/** Compiles the app once: route pipelines, middleware chains and the unmatched-request fallbacks. */
+export function buildDispatcher(context: DispatchContext): Dispatcher {
+  const { table, exceptions } = context;
+  const onError = (error: unknown, request: Request) => exceptions.handle(error, request);
+  const resolve = middlewareResolver(context);
+
+  const pipelines = new Map<RouteRecord, CallNext>();
+  for (const route of context.routes) {
+    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError), onError));
+  }
+  const express = context.express();
+
+  const routeDispatch: CallNext = async (request) => {
+    const method = request.method;
+    const match = table.find(method, request.path) ?? (method === 'HEAD' ? table.find('GET', request.path) : undefined);
+    if (match) {
+      request.params = match.params;
+      return pipelines.get(match.route)!(request);
+    }
+    const allowed = table.allowed(request.path);
+    if (allowed.length === 0) return express ? new ExpressResponse(express, exceptions) : notFound();
+    const allow = allowed.join(', ');
+    if (method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
+    return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });
+  };
+
+  const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
+  return async (request) => {
+    const response = await chain(request);
+    if (response instanceof ExpressResponse) {
+      response.serve(request);
+      return null;
+    }
+    return response;
+  };
+}
+
+function endpoint(route: RouteRecord, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
+  const { router, readArguments } = route;
+  const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
+  const status = route.options.status ?? 200;
+  return async (request) => {
+    try {
+      const args = await readArguments(request);
+      return toResponse(await handler.apply(router, args), status);
+    } catch (error) {
+      return onError(error, request);
+    }
+  };
+}
+
+function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) => Middleware {
+  const instances = new Map<unknown, Middleware>();
+  const prepare = (req: IncomingMessage, res: ServerResponse) => expressify(context.ensureExpress(), req, res);
+  return (like) => {
+    let instance = instances.get(like);
+    if (instance) return instance;
+    if (like instanceof Middleware) instance = like;
+    else if (isMiddlewareClass(like)) instance = context.container.construct(like as Class<Middleware>);
+    else if (typeof like === 'function') instance = new ExpressMiddlewareAdapter(like as never, prepare);
+    else throw new TrellisError('TRELLIS_ERR_INVALID_MIDDLEWARE', String(like));
+    instances.set(like, instance);
+    return instance;
+  };
+}

@@ -1,0 +1,76 @@
+import { HTTPException, defaultMessage } from './http-exception';
+import type { Class } from './metadata';
+import type { Request } from './request';
+import { JSONResponse, Response } from './response';
+import { toResponse } from './result';
+
+/** Where unexpected errors go; `console` by default. */
+export interface Logger {
+  error(message: string, error?: unknown): void;
+}
+
+export type ExceptionHandler<E = unknown> = (error: E, request: Request) => unknown;
+
+/**
+ * Maps errors to responses: registered handlers first (nearest class wins), then `HTTPException`, then any
+ * error with a numeric `status`/`statusCode` from 400 to 599; anything else is a 500 with nothing leaked.
+ */
+export class ExceptionHandlers {
+  readonly #handlers: Array<[Class, ExceptionHandler]> = [];
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  add<E>(errorClass: Class<E>, handler: ExceptionHandler<E>): void {
+    this.#handlers.push([errorClass, handler as ExceptionHandler]);
+  }
+
+  async handle(error: unknown, request: Request): Promise<Response> {
+    const handler = this.#find(error);
+    if (handler) {
+      try {
+        return toResponse(await handler(error, request));
+      } catch (handlerError) {
+        return this.#fallback(handlerError, request);
+      }
+    }
+    return this.#fallback(error, request);
+  }
+
+  #find(error: unknown): ExceptionHandler | undefined {
+    if (!(error instanceof Object)) return undefined;
+    // The nearest registered class in the error's prototype chain wins, whatever the registration order.
+    for (let proto = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+      const found = this.#handlers.find(([cls]) => cls.prototype === proto);
+      if (found) return found[1];
+    }
+    return undefined;
+  }
+
+  #fallback(error: unknown, request: Request): Response {
+    if (error instanceof HTTPException) {
+      return new JSONResponse({ error: error.message, ...error.extra }, { status: error.status, headers: error.headers });
+    }
+    const status = statusOf(error);
+    if (status !== undefined && status < 500) {
+      const message = error instanceof Error && error.message ? error.message : defaultMessage(status);
+      return new JSONResponse({ error: message }, { status });
+    }
+    if (status !== undefined) {
+      // A library's 5xx message may carry hosts or paths: log it, send only the reason phrase.
+      this.#logger.error(`${request.method} ${request.path} failed`, error);
+      return new JSONResponse({ error: defaultMessage(status) }, { status });
+    }
+    this.#logger.error(`${request.method} ${request.path} failed`, error);
+    return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (!(error instanceof Object)) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return Number.isInteger(value) && (value as number) >= 400 && (value as number) <= 599 ? (value as number) : undefined;
+}

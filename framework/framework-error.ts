@@ -1,0 +1,33 @@
+/**
+ * Misuse of the framework (bad route, unknown dependency, ...) is reported at startup with a stable code.
+ * Every code is listed here and documented in docs/errors.md.
+ */
+export const ERROR_CODES = {
+  TRELLIS_ERR_DUPLICATE_ROUTE: 'Duplicate route %s: %s and %s declare the same method and path',
+  TRELLIS_ERR_INVALID_PATH: 'Invalid path %s: %s',
+  TRELLIS_ERR_NOT_A_ROUTER: '%s is not a router: declare it as `class X extends router(\'/base\')`',
+  TRELLIS_ERR_UNKNOWN_DEPENDENCY: '%s needs %s (constructor parameter %s), which is not provided: call app.provide(%s)',
+  TRELLIS_ERR_NO_PARAMTYPES:
+    '%s takes %s constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
+  TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %s',
+  TRELLIS_ERR_PARAM_TYPE: '%s: parameter %s has type %s, which cannot be read from a %s (use number, string, boolean or an array)',
+  TRELLIS_ERR_PARAM_UNDECLARED: '%s: @Path(\'%s\') names no {%s} in the route path %s',
+  TRELLIS_ERR_BODY_UNVALIDATED:
+    '%s: the body class %s has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
+  TRELLIS_ERR_INVALID_MIDDLEWARE: '%s is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
+  TRELLIS_ERR_INVALID_STATUS: 'Invalid status %s: a response status is an integer from 100 to 599',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error in how the framework is used, with a stable `code` (e.g. `TRELLIS_ERR_DUPLICATE_ROUTE`). */
+export class TrellisError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, ...args: unknown[]) {
+    let i = 0;
+    super(ERROR_CODES[code].replace(/%s/g, () => String(args[i++])));
+    this.name = 'TrellisError';
+    this.code = code;
+  }
+}

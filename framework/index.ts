@@ -1,0 +1,37 @@
+/**
+ * trellis: HTTP APIs written as router classes.
+ *
+ * @example
+ * ```ts
+ * import { router, Get, Post, BaseRouter } from 'trellis';
+ * import { Path, Body } from 'trellis/param';
+ *
+ * class TaskRouter extends router('/tasks') {
+ *   @Get('/{task_id}') one(@Path('task_id') id: number) { return { id }; }
+ *   @Post('/') create(@Body() body: TaskIn) { return [body, 201]; }
+ * }
+ * const app = new BaseRouter({ title: 'Tasks API' }).includeRouter(new TaskRouter());
+ * await app.listen({ port: 8000 });
+ * ```
+ */
+import 'reflect-metadata';
+
+export { router, RouterBase } from './router';
+export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route';
+export { Injectable } from './decorators/injectable';
+export { BaseRouter } from './app';
+export type { AppOptions, RequestListener } from './app';
+export { Middleware, ExpressMiddlewareAdapter } from './middleware';
+export type { CallNext, ExpressMiddleware, MiddlewareLike } from './middleware';
+export { Request } from './request';
+export { Response, JSONResponse, HTMLResponse, RedirectResponse, ResponseHeaders } from './response';
+export type { ResponseInit } from './response';
+export { HTTPException, RequestValidationError } from './http-exception';
+export type { ValidationDetail } from './http-exception';
+export { TrellisError, ERROR_CODES } from './framework-error';
+export type { ErrorCode } from './framework-error';
+export type { ExceptionHandler, Logger } from './exception-handlers';
+export type { RouteInfo } from './routing/collect';
+export type { RouteOptions, HttpMethod } from './metadata';
+export { serverUrl } from './server';
+export type { ListenOptions, Server } from './server';

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** A scalar type a path, query or header value can be converted to. */
+export type ScalarType = 'string' | 'number' | 'integer' | 'boolean';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Class<T = any> = new (...args: any[]) => T;
+
+/** Options of a route decorator; the documentation fields are read by the OpenAPI generator. */
+export interface RouteOptions {
+  /** Status of a plain (non-tuple) return value; 200 by default, 204 for `undefined`. */
+  status?: number;
+  summary?: string;
+  description?: string;
+  /** The response model of the success status, for the docs. */
+  response?: Class | [Class];
+  /** Other statuses the handler may answer with, and their models. */
+  responses?: Record<number, Class | [Class] | string>;
+  tags?: string[];
+  deprecated?: boolean;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** The sub-path as written in the decorator, `''` when none. */
+  path: string;
+  handler: string | symbol;
+  options: RouteOptions;
+}
+
+export type ParamKind = 'path' | 'query' | 'header' | 'body' | 'request' | 'file';
+
+export interface ParamDefinition {
+  kind: ParamKind;
+  index: number;
+  /** Path/query/header/file name; absent for body and request. */
+  name?: string;
+  /** Declared type, overriding `design:paramtypes`: a scalar name, a constructor or `[Item]` for arrays. */
+  type?: ScalarType | Class | [Class | ScalarType];
+  /** `undefined` (key absent) = required; anything else, `null` included, = optional with that default. */
+  default?: unknown;
+  hasDefault: boolean;
+  description?: string;
+}
+
+interface ClassMetadata {
+  basePath?: string;
+  routes: RouteDefinition[];
+  params: Map<string | symbol, ParamDefinition[]>;
+  middleware: unknown[];
+}
+
+// Metadata lives with each class, never on `global`: two apps in one process only see what they include.
+const store = new WeakMap<object, ClassMetadata>();
+
+export function metadataOf(target: object): ClassMetadata {
+  let metadata = store.get(target);
+  if (!metadata) {
+    metadata = { routes: [], params: new Map(), middleware: [] };
+    store.set(target, metadata);
+  }
+  return metadata;
+}
+
+/** The metadata of `ctor` and its ancestors, nearest class first. */
+export function metadataChain(ctor: Function): ClassMetadata[] {
+  const chain: ClassMetadata[] = [];
+  for (let c: Function | null = ctor; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const metadata = store.get(c);
+    if (metadata) chain.push(metadata);
+  }
+  return chain;
+}

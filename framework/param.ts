@@ -1,0 +1,13 @@
+/**
+ * Parameter decorators: where a handler argument comes from.
+ *
+ * @example
+ * ```ts
+ * import { Path, Query, Header, Body, Req, Int } from 'trellis/param';
+ *
+ * @Get('/{task_id}') one(@Path('task_id', { type: Int }) id: number,
+ *                        @Query('verbose', { default: false }) verbose: boolean) { ... }
+ * ```
+ */
+export { Path, Query, Header, Body, Req, Int } from './decorators/param';
+export type { PathOptions, ValueOptions, BodyOptions } from './decorators/param';

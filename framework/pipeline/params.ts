@@ -1,0 +1,154 @@
+import { HTTPException, RequestValidationError, type ValidationDetail } from '../http-exception';
+import { TrellisError } from '../framework-error';
+import type { Class, ParamDefinition, ScalarType } from '../metadata';
+import type { Request } from '../request';
+import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
+import { isJsonContentType } from './body';
+import { hasValidationRules, joinField, toValidInstance } from './validate';
+
+type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
+type BodyExtractor = (request: Request, details: ValidationDetail[]) => Promise<unknown>;
+
+/** Builds `request -> handler arguments` once per route; throws a 422 with every failed check. */
+export type ArgumentsReader = (request: Request) => unknown[] | Promise<unknown[]>;
+
+export interface RouteSignature {
+  /** `TaskRouter.one`, for error messages. */
+  label: string;
+  path: string;
+  pathParams: string[];
+  params: ParamDefinition[];
+  /** `design:paramtypes` of the handler. */
+  designTypes: unknown[];
+}
+
+export function compileArguments(route: RouteSignature): { read: ArgumentsReader; takesBody: boolean } {
+  const count = Math.max(route.designTypes.length, ...route.params.map((p) => p.index + 1), 0);
+  const extractors: Array<[number, SyncExtractor]> = [];
+  let body: [number, BodyExtractor] | undefined;
+  for (const param of route.params) {
+    const designType = route.designTypes[param.index];
+    if (param.kind === 'body') body = [param.index, bodyExtractor(route, param, designType)];
+    else if (param.kind === 'request') extractors.push([param.index, (request) => request]);
+    else if (param.kind === 'path' || param.kind === 'query' || param.kind === 'header') {
+      extractors.push([param.index, valueExtractor(route, param, designType)]);
+    }
+  }
+
+  const readSync = (request: Request, details: ValidationDetail[]): unknown[] => {
+    const args = new Array(count);
+    for (const [index, extract] of extractors) args[index] = extract(request, details);
+    return args;
+  };
+
+  if (!body) {
+    const read: ArgumentsReader = (request) => {
+      const details: ValidationDetail[] = [];
+      const args = readSync(request, details);
+      if (details.length) throw new RequestValidationError(details);
+      return args;
+    };
+    return { read, takesBody: false };
+  }
+  const [bodyIndex, extractBody] = body;
+  const read: ArgumentsReader = async (request) => {
+    const details: ValidationDetail[] = [];
+    const args = readSync(request, details);
+    args[bodyIndex] = await extractBody(request, details);
+    if (details.length) throw new RequestValidationError(details);
+    return args;
+  };
+  return { read, takesBody: true };
+}
+
+function scalarTypeOf(route: RouteSignature, param: ParamDefinition, type: unknown): ScalarType | [ScalarType] {
+  const declared = param.type ?? type;
+  if (Array.isArray(declared)) return [scalarTypeOf(route, param, declared[0]) as ScalarType];
+  if (declared === Array) return ['string'];
+  if (typeof declared === 'string') return declared as ScalarType;
+  if (declared === Number) return 'number';
+  if (declared === Boolean) return 'boolean';
+  if (declared === String || declared === Object || declared === undefined) return 'string';
+  const name = (declared as Function).name ?? String(declared);
+  throw new TrellisError('TRELLIS_ERR_PARAM_TYPE', route.label, param.name, name, param.kind);
+}
+
+function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
+  const name = param.name!;
+  const location = param.kind as 'path' | 'query' | 'header';
+  if (location === 'path' && !route.pathParams.includes(name)) {
+    throw new TrellisError('TRELLIS_ERR_PARAM_UNDECLARED', route.label, name, name, route.path);
+  }
+  const type = scalarTypeOf(route, param, designType);
+  const elementType = Array.isArray(type) ? type[0] : type;
+  const convert = converterFor(elementType);
+  const invalid = INVALID_MESSAGE[elementType];
+  const { hasDefault } = param;
+  const fallback = param.default;
+
+  const raw: (request: Request) => string | string[] | undefined =
+    location === 'path'
+      ? (request) => request.params[name]
+      : location === 'query'
+        ? (request) => request.query[name]
+        : (request) => request.headers[name];
+
+  if (Array.isArray(type)) {
+    return (request, details) => {
+      const value = raw(request);
+      if (value === undefined) {
+        if (hasDefault) return fallback;
+        details.push({ location, field: name, message: 'Field required' });
+        return undefined;
+      }
+      const texts = Array.isArray(value) ? value : [value];
+      const out = new Array(texts.length);
+      for (let i = 0; i < texts.length; i++) {
+        out[i] = convert(texts[i]);
+        if (out[i] === INVALID) details.push({ location, field: `${name}[${i}]`, message: invalid });
+      }
+      return out;
+    };
+  }
+  return (request, details) => {
+    let value = raw(request);
+    if (value === undefined) {
+      if (hasDefault) return fallback;
+      details.push({ location, field: name, message: 'Field required' });
+      return undefined;
+    }
+    if (typeof value !== 'string') value = value[value.length - 1];
+    const converted = convert(value);
+    if (converted === INVALID) details.push({ location, field: name, message: invalid });
+    return converted;
+  };
+}
+
+const PLAIN_TYPES = new Set<unknown>([Object, Array, String, Number, Boolean, undefined]);
+
+function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): BodyExtractor {
+  const elementClass = param.type as Class | undefined;
+  const bodyClass = designType as Class | undefined;
+  const validated = elementClass ?? (PLAIN_TYPES.has(bodyClass) ? undefined : bodyClass);
+  if (validated && !hasValidationRules(validated)) {
+    throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
+  }
+
+  return async (request, details) => {
+    if (!isJsonContentType(request.headers['content-type'])) {
+      throw new HTTPException(415, 'Content-Type must be application/json');
+    }
+    const value = await request.json();
+    if (value === undefined) {
+      details.push({ location: 'body', field: '', message: 'Field required' });
+      return undefined;
+    }
+    if (!validated) return value;
+    if (!elementClass) return toValidInstance(validated, value, '', details);
+    if (!Array.isArray(value)) {
+      details.push({ location: 'body', field: '', message: 'Input should be an array' });
+      return undefined;
+    }
+    return Promise.all(value.map((item, i) => toValidInstance(validated, item, joinField('', i), details)));
+  };
+}

@@ -1,0 +1,70 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'fast-querystring';
+import { readBody, parseJson } from './pipeline/body';
+
+export type QueryValues = Record<string, string | string[] | undefined>;
+
+/**
+ * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand.
+ *
+ * @example
+ * ```ts
+ * class Auth extends Middleware {
+ *   async dispatch(request: Request, callNext: CallNext) {
+ *     if (!request.headers.authorization) return new JSONResponse({ error: 'Unauthorized' }, { status: 401 });
+ *     return callNext(request);
+ *   }
+ * }
+ * ```
+ */
+export class Request {
+  readonly method: string;
+  /** The path without the query string, as received (not decoded). */
+  readonly path: string;
+  /** Path parameters of the matched route, decoded. */
+  params: Record<string, string | undefined>;
+  /** A place for middleware to pass values to handlers and to each other. */
+  readonly state: Record<string, unknown> = {};
+  readonly raw: IncomingMessage;
+  readonly rawResponse: ServerResponse;
+  #search: string;
+  #query: QueryValues | undefined;
+  #body: Promise<Buffer> | undefined;
+  readonly bodyLimit: number;
+
+  constructor(raw: IncomingMessage, res: ServerResponse, path: string, search: string, bodyLimit: number) {
+    this.raw = raw;
+    this.rawResponse = res;
+    this.method = raw.method ?? 'GET';
+    this.path = path;
+    this.#search = search;
+    this.params = {};
+    this.bodyLimit = bodyLimit;
+  }
+
+  get url(): string {
+    return this.raw.url ?? '/';
+  }
+
+  get headers(): IncomingHttpHeaders {
+    return this.raw.headers;
+  }
+
+  get query(): QueryValues {
+    return (this.#query ??= this.#search ? (parseQuery(this.#search) as QueryValues) : {});
+  }
+
+  /** The raw body bytes (at most `bodyLimit`, else a 413). */
+  body(): Promise<Buffer> {
+    return (this.#body ??= readBody(this.raw, this.bodyLimit));
+  }
+
+  async text(): Promise<string> {
+    return (await this.body()).toString('utf8');
+  }
+
+  /** The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400. */
+  async json(): Promise<unknown> {
+    return parseJson(await this.body());
+  }
+}

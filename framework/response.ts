@@ -1,0 +1,138 @@
+import { TrellisError } from './framework-error';
+
+/** Response headers with case-insensitive names, as middleware sees them after `callNext`. */
+export class ResponseHeaders {
+  #values: Record<string, string | string[]> = Object.create(null);
+
+  constructor(init?: Record<string, string | string[]>) {
+    if (init) for (const name in init) this.#values[name.toLowerCase()] = init[name];
+  }
+
+  get(name: string): string | undefined {
+    const value = this.#values[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  set(name: string, value: string | string[]): this {
+    this.#values[name.toLowerCase()] = value;
+    return this;
+  }
+
+  /** Adds a value without replacing earlier ones (e.g. several `set-cookie`). */
+  append(name: string, value: string): this {
+    const key = name.toLowerCase();
+    const current = this.#values[key];
+    this.#values[key] = current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
+    return this;
+  }
+
+  has(name: string): boolean {
+    return name.toLowerCase() in this.#values;
+  }
+
+  delete(name: string): boolean {
+    return delete this.#values[name.toLowerCase()];
+  }
+
+  /** A plain object with lower-case names, as `res.writeHead` takes it. */
+  toObject(): Record<string, string | string[]> {
+    return this.#values;
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, string]> {
+    for (const name in this.#values) yield [name, this.get(name)!];
+  }
+}
+
+export interface ResponseInit {
+  status?: number;
+  headers?: Record<string, string | string[]>;
+}
+
+/**
+ * What a handler returns and what `callNext` resolves to in middleware: a status, headers and a body.
+ * `body` is the encoded payload (string or bytes); `content` is what the handler gave before encoding.
+ *
+ * @example
+ * ```ts
+ * return new Response('pong', { headers: { 'content-type': 'text/plain' } });
+ * ```
+ */
+export class Response {
+  status: number;
+  readonly headers: ResponseHeaders;
+  body: string | Buffer | undefined;
+
+  constructor(body?: string | Buffer, init: ResponseInit = {}) {
+    this.status = checkStatus(init.status ?? 200);
+    this.headers = new ResponseHeaders(init.headers);
+    this.body = body;
+  }
+}
+
+/**
+ * A JSON response with its own status and headers.
+ *
+ * @example
+ * ```ts
+ * return new JSONResponse({ id: 1 }, { status: 201, headers: { location: '/tasks/1' } });
+ * ```
+ */
+export class JSONResponse extends Response {
+  /** The value before encoding, for middleware that wants to read it. */
+  readonly content: unknown;
+
+  constructor(content: unknown, init: ResponseInit = {}) {
+    super(JSON.stringify(content) ?? 'null', init);
+    this.content = content;
+    if (!this.headers.has('content-type')) this.headers.set('content-type', 'application/json; charset=utf-8');
+  }
+}
+
+/**
+ * An HTML response (`text/html; charset=utf-8`).
+ *
+ * @example
+ * ```ts
+ * @Get('/hello') hello() { return new HTMLResponse('<h1>Hello</h1>'); }
+ * ```
+ */
+export class HTMLResponse extends Response {
+  constructor(html: string, init: ResponseInit = {}) {
+    super(html, init);
+    if (!this.headers.has('content-type')) this.headers.set('content-type', 'text/html; charset=utf-8');
+  }
+}
+
+/**
+ * A redirect: `Location: url` with status 307 unless another is given (301, 302, 303, 308).
+ *
+ * @example
+ * ```ts
+ * @Get('/old') old() { return new RedirectResponse('/tasks', { status: 301 }); }
+ * ```
+ */
+export class RedirectResponse extends Response {
+  constructor(url: string, init: ResponseInit = {}) {
+    super('', { status: 307, ...init });
+    this.headers.set('location', encodeURI(decodeURIOrSame(url)));
+  }
+}
+
+function decodeURIOrSame(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+/** Throws for anything but an integer status from 100 to 599. */
+export function checkStatus(status: number): number {
+  if (!isStatus(status)) throw new TrellisError('TRELLIS_ERR_INVALID_STATUS', status);
+  return status;
+}
+
+export function isStatus(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599;
+}

@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { metadataChain, type HttpMethod, type ParamDefinition, type RouteOptions } from '../metadata';
+import { compileArguments, type ArgumentsReader } from '../pipeline/params';
+import { basePathOf, middlewareOf, type RouterBase } from '../router';
+import type { MiddlewareLike } from '../middleware';
+import { joinPath, pathParams } from './path';
+
+/** One endpoint of an included router, as the app, the docs and `trellis doctor` see it. */
+export interface RouteInfo {
+  method: HttpMethod;
+  /** The full path in `{name}` form, base path included. */
+  path: string;
+  /** `TaskRouter.one` */
+  label: string;
+  router: RouterBase;
+  handlerName: string | symbol;
+  options: RouteOptions;
+  params: ParamDefinition[];
+  /** `design:paramtypes` and `design:returntype` of the handler. */
+  paramTypes: unknown[];
+  returnType: unknown;
+  middleware: MiddlewareLike[];
+}
+
+export interface RouteRecord extends RouteInfo {
+  readArguments: ArgumentsReader;
+  takesBody: boolean;
+}
+
+/** Reads a router's declared endpoints (its own and inherited), checks them and compiles argument readers. */
+export function collectRoutes(instance: RouterBase): RouteRecord[] {
+  const ctor = instance.constructor;
+  const chain = metadataChain(ctor);
+  const basePath = basePathOf(ctor);
+  const seen = new Set<string>();
+  const records: RouteRecord[] = [];
+  for (const metadata of chain) {
+    for (const definition of metadata.routes) {
+      const path = joinPath(basePath, definition.path);
+      const key = `${definition.method} ${path} ${String(definition.handler)}`;
+      if (seen.has(key)) continue; // overridden in a subclass
+      seen.add(key);
+      const handlerName = definition.handler;
+      const label = `${ctor.name}.${String(handlerName)}`;
+      const params = chain.map((m) => m.params.get(handlerName)).find(Boolean) ?? [];
+      const proto = Object.getPrototypeOf(instance);
+      const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', proto, handlerName) ?? [];
+      const returnType: unknown = Reflect.getMetadata('design:returntype', proto, handlerName);
+      const { read, takesBody } = compileArguments({ label, path, pathParams: pathParams(path), params, designTypes: paramTypes });
+      records.push({
+        method: definition.method,
+        path,
+        label,
+        router: instance,
+        handlerName,
+        options: definition.options,
+        params,
+        paramTypes,
+        returnType,
+        middleware: middlewareOf(instance),
+        readArguments: read,
+        takesBody,
+      });
+    }
+  }
+  return records;
+}
