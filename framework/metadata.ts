@@ -28,6 +28,23 @@ export interface RouteDefinition {
   path: string;
   handler: string | symbol;
   options: RouteOptions;
+  /** Where the decorator was written (`file`, 1-based `line`), for doc comments and `trellis doctor`. */
+  source?: SourceLocation;
+}
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+}
+
+/**
+ * The file and line of the code that called the decorator factory, read from the stack once at class
+ * definition (with source maps on, the TypeScript line).
+ */
+export function callerLocation(depth: number): SourceLocation | undefined {
+  const frames = new Error().stack?.split('\n').slice(depth + 2) ?? [];
+  const match = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):\d+\)?$/.exec(frames[0] ?? '');
+  return match ? { file: match[1].replace(/^file:\/\//, ''), line: Number(match[2]) } : undefined;
 }
 
 export type ParamKind = 'path' | 'query' | 'header' | 'body' | 'request' | 'file';

@@ -1,11 +1,13 @@
-import { metadataOf, type HttpMethod, type RouteOptions } from '../metadata';
+import { callerLocation, metadataOf, type HttpMethod, type RouteOptions } from '../metadata';
 
 function routeDecorator(method: HttpMethod) {
-  return (path: string | RouteOptions = '', options: RouteOptions = {}): MethodDecorator =>
-    (target, handler) => {
+  return (path: string | RouteOptions = '', options: RouteOptions = {}): MethodDecorator => {
+    const source = callerLocation(1);
+    return (target, handler) => {
       if (typeof path !== 'string') [path, options] = ['', path];
-      metadataOf(target.constructor).routes.push({ method, path, handler, options });
+      metadataOf(target.constructor).routes.push({ method, path, handler, options, source });
     };
+  };
 }
 
 /**

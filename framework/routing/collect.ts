@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { metadataChain, type HttpMethod, type ParamDefinition, type RouteOptions } from '../metadata';
+import { metadataChain, type HttpMethod, type SourceLocation, type ParamDefinition, type RouteOptions } from '../metadata';
 import { compileArguments, type ArgumentsReader } from '../pipeline/params';
 import { basePathOf, middlewareOf, type RouterBase } from '../router';
 import type { MiddlewareLike } from '../middleware';
@@ -20,6 +20,8 @@ export interface RouteInfo {
   paramTypes: unknown[];
   returnType: unknown;
   middleware: MiddlewareLike[];
+  /** Where the route decorator was written. */
+  source?: SourceLocation;
 }
 
 export interface RouteRecord extends RouteInfo {
@@ -58,6 +60,7 @@ export function collectRoutes(instance: RouterBase): RouteRecord[] {
         paramTypes,
         returnType,
         middleware: middlewareOf(instance),
+        source: definition.source,
         readArguments: read,
         takesBody,
       });
