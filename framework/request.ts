@@ -65,6 +65,9 @@ export class Request {
 
   /** The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400. */
   async json(): Promise<unknown> {
+    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
+    const parsed = this.raw as IncomingMessage & { body?: unknown };
+    if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
     return parseJson(await this.body());
   }
 }

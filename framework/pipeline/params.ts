@@ -26,7 +26,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
   const count = Math.max(route.designTypes.length, ...route.params.map((p) => p.index + 1), 0);
   const extractors: Array<[number, SyncExtractor]> = [];
   let body: [number, BodyExtractor] | undefined;
-  for (const param of route.params) {
+  for (const param of [...route.params].sort((a, b) => a.index - b.index)) {
     const designType = route.designTypes[param.index];
     if (param.kind === 'body') body = [param.index, bodyExtractor(route, param, designType)];
     else if (param.kind === 'request') extractors.push([param.index, (request) => request]);
@@ -61,15 +61,19 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
   return { read, takesBody: true };
 }
 
-function scalarTypeOf(route: RouteSignature, param: ParamDefinition, type: unknown): ScalarType | [ScalarType] {
-  const declared = param.type ?? type;
-  if (Array.isArray(declared)) return [scalarTypeOf(route, param, declared[0]) as ScalarType];
+function scalarTypeOf(route: RouteSignature, param: ParamDefinition, designType: unknown): ScalarType | [ScalarType] {
+  const declared = param.type ?? designType;
+  if (Array.isArray(declared)) return [scalarOf(route, param, declared[0])];
   if (declared === Array) return ['string'];
-  if (typeof declared === 'string') return declared as ScalarType;
-  if (declared === Number) return 'number';
-  if (declared === Boolean) return 'boolean';
-  if (declared === String || declared === Object || declared === undefined) return 'string';
-  const name = (declared as Function).name ?? String(declared);
+  return scalarOf(route, param, declared);
+}
+
+function scalarOf(route: RouteSignature, param: ParamDefinition, type: unknown): ScalarType {
+  if (typeof type === 'string') return type as ScalarType;
+  if (type === Number) return 'number';
+  if (type === Boolean) return 'boolean';
+  if (type === String || type === Object || type === undefined) return 'string';
+  const name = (type as Function).name ?? String(type);
   throw new TrellisError('TRELLIS_ERR_PARAM_TYPE', route.label, param.name, name, param.kind);
 }
 

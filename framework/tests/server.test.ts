@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, it } from 'node:test';
+import express from 'express';
+import { IsString } from 'class-validator';
+import { BaseRouter, Get, Post, router, serverUrl } from '../index';
+import { Body, Path, Query } from '../param';
+import { TestClient } from '../testing';
+
+class NoteIn {
+  @IsString() text!: string;
+}
+
+let release: () => void = () => {};
+class Notes extends router('/notes') {
+  @Get('/{id}') one(@Path('id') id: number, @Query('fields', { default: null }) fields: string | null) { return { id, fields }; }
+  @Post() create(@Body() body: NoteIn) { return [body, 201]; }
+  @Get('/slow') async slow() {
+    await new Promise<void>((resolve) => { release = resolve; });
+    return { slow: 'done' };
+  }
+}
+
+const app = () => new BaseRouter({ logger: { error() {} } }).includeRouter(new Notes());
+const servers: Server[] = [];
+after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+
+async function start(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('TestClient', () => {
+  it('sends query, headers and JSON bodies in-process', async () => {
+    const client = new TestClient(app());
+    assert.deepEqual((await client.get('/notes/5', { query: { fields: 'text' } })).json(), { id: 5, fields: 'text' });
+    const created = await client.post('/notes', { json: { text: 'hi' } });
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.json(), { text: 'hi' });
+  });
+
+  it('also accepts a plain request listener', async () => {
+    assert.equal((await new TestClient(app().handler).get('/notes/1')).status, 200);
+  });
+});
+
+describe('real HTTP', () => {
+  it('app.listen() serves on a real port', async () => {
+    const server = await app().listen({ host: '127.0.0.1', port: 0 });
+    servers.push(server);
+    const base = serverUrl(server);
+    const res = await fetch(`${base}/notes/7?fields=a`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.deepEqual(await res.json(), { id: 7, fields: 'a' });
+    const post = await fetch(`${base}/notes`, { method: 'POST', body: JSON.stringify({ text: 1 }), headers: { 'content-type': 'application/json' } });
+    assert.equal(post.status, 422);
+    const head = await fetch(`${base}/notes/7`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+  });
+
+  it('app.handler works with http.createServer', async () => {
+    const base = await start(createServer(app().handler));
+    assert.deepEqual(await (await fetch(`${base}/notes/2`)).json(), { id: 2, fields: null });
+  });
+
+  it('mounts inside an existing Express app', async () => {
+    const outer = express();
+    outer.get('/health', (_req, res) => { res.json({ ok: true }); });
+    outer.use('/api', app().handler);
+    const base = await start(createServer(outer));
+    assert.deepEqual(await (await fetch(`${base}/health`)).json(), { ok: true });
+    assert.deepEqual(await (await fetch(`${base}/api/notes/3`)).json(), { id: 3, fields: null });
+    const created = await fetch(`${base}/api/notes`, { method: 'POST', body: '{"text":"x"}', headers: { 'content-type': 'application/json' } });
+    assert.equal(created.status, 201);
+    const missing = await fetch(`${base}/api/nothing`);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await missing.json(), { error: 'Not Found' });
+  });
+
+  it('close() lets in-flight requests finish', async () => {
+    const server = await app().listen({ host: '127.0.0.1', port: 0 });
+    const base = serverUrl(server);
+    const inFlight = fetch(`${base}/notes/slow`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    await assert.rejects(fetch(`${base}/notes/1`, { headers: { connection: 'close' } }), 'new connections are refused');
+    release();
+    const res = await inFlight;
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { slow: 'done' });
+    await closed;
+  });
+});
+
+describe('the app.express fallback', () => {
+  it('serves what no trellis route matches, with global middleware headers, and 404s as JSON', async () => {
+    const application = app().addMiddleware(async (_req: unknown, res: { setHeader(n: string, v: string): void }, next: () => void) => {
+      res.setHeader('x-global', 'yes');
+      next();
+    });
+    application.express.get('/legacy', (_req, res) => { res.type('text/plain').send('from express'); });
+    application.express.get('/legacy-error', () => { throw new Error('express route failed'); });
+    const client = new TestClient(application);
+    const legacy = await client.get('/legacy');
+    assert.equal(legacy.status, 200);
+    assert.equal(legacy.text, 'from express');
+    assert.equal(legacy.headers['x-global'], 'yes');
+    assert.deepEqual((await client.get('/notes/4')).json(), { id: 4, fields: null }, 'trellis routes still win');
+    const missing = await client.get('/neither');
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.json(), { error: 'Not Found' });
+    const failed = await client.get('/legacy-error');
+    assert.equal(failed.status, 500);
+    assert.deepEqual(failed.json(), { error: 'Internal Server Error' });
+  });
+
+  it('reads a body an outer express.json() already parsed', async () => {
+    const outer = express();
+    outer.use(express.json());
+    outer.use('/api', app().handler);
+    const base = await start(createServer(outer));
+    const res = await fetch(`${base}/api/notes`, { method: 'POST', body: '{"text":"parsed outside"}', headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { text: 'parsed outside' });
+  });
+});
