@@ -10,8 +10,14 @@ import { isRouterClass, RouterBase } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
+import { docsPrefix, mountDocs, type DocsOptions } from './docs';
+import { buildOpenAPI, type OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
 import { writeResponse } from './write';
+import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
+import { faviconHandler } from './static/favicon';
+import { mountStatic, type StaticMount } from './static/mount';
+import { TemplateEngine, type TemplateOptions } from './templates/engine';
 
 export interface AppOptions {
   /** `info.title` of the OpenAPI document. */
@@ -22,6 +28,13 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Where unexpected errors are logged with their stack; `console` by default. */
   logger?: Logger;
+  /**
+   * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
+   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
+   */
+  docs?: DocsOptions | false;
+  /** Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB }` by default; 413 above them. */
+  uploads?: Partial<UploadLimits>;
 }
 
 /** A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`. */
@@ -43,13 +56,18 @@ export class BaseRouter {
   readonly description: string | undefined;
   readonly bodyLimit: number;
   readonly logger: Logger;
+  readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
   readonly #table = new RouteTable<RouteRecord>();
   readonly #routes: RouteRecord[] = [];
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
   #express: Express | undefined;
+  readonly #docsPrefix: string | undefined;
+  #openapi: OpenAPIDocument | undefined;
   #dispatcher: Dispatcher | undefined;
+  readonly #staticMounts: StaticMount[] = [];
+  #templates: TemplateEngine | undefined;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -57,7 +75,9 @@ export class BaseRouter {
     this.description = options.description;
     this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
     this.logger = options.logger ?? console;
+    this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
+    this.#docsPrefix = docsPrefix(options.docs);
   }
 
   /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
@@ -80,6 +100,7 @@ export class BaseRouter {
     for (const record of records) this.#table.add(record.method, record.path, record, record.label);
     this.#routes.push(...records);
     this.#dispatcher = undefined;
+    this.#openapi = undefined;
     return this;
   }
 
@@ -103,6 +124,58 @@ export class BaseRouter {
     return this;
   }
 
+  /**
+   * Serves the files of `dir` under `urlPrefix` (ETag, Range, HEAD). Dotfiles, `..` and encoded separators,
+   * and symlinks leading out of `dir` are a JSON 404; the directory must exist now.
+   *
+   * @example
+   * ```ts
+   * app.mountStatic('/static', 'static');   // GET /static/css/app.css -> static/css/app.css
+   * ```
+   */
+  mountStatic(urlPrefix: string, dir: string): this {
+    this.#staticMounts.push(mountStatic(this.express, urlPrefix, dir));
+    return this;
+  }
+
+  /** The directories given to `mountStatic`, as absolute paths. */
+  get staticMounts(): readonly StaticMount[] {
+    return this.#staticMounts;
+  }
+
+  /**
+   * Sets the directory `render(name, context)` reads templates from (nunjucks, autoescaping on). Configured
+   * once, here; templates are compiled on first use and cached.
+   *
+   * @example
+   * ```ts
+   * app.templates('templates', { filters: { upper: (s: string) => s.toUpperCase() } });
+   * ```
+   */
+  templates(dir: string, options: TemplateOptions = {}): this {
+    this.#templates = new TemplateEngine(dir, options);
+    this.#dispatcher = undefined;
+    return this;
+  }
+
+  /** The absolute templates directory, if `templates(dir)` was called. */
+  get templatesDir(): string | undefined {
+    return this.#templates?.dir;
+  }
+
+  /**
+   * Serves `file` at `GET /favicon.ico` as `image/x-icon`, read once, here.
+   *
+   * @example
+   * ```ts
+   * app.favicon('favicon.ico');
+   * ```
+   */
+  favicon(file: string): this {
+    this.express.get('/favicon.ico', faviconHandler(file));
+    return this;
+  }
+
   /** Every endpoint of the included routers, in inclusion order. */
   get routes(): readonly RouteInfo[] {
     return this.#routes;
@@ -114,7 +187,7 @@ export class BaseRouter {
    */
   get express(): Express {
     if (!this.#express) {
-      this.#express = createExpress();
+      this.#express = this.#createExpress();
       this.#dispatcher = undefined;
     }
     return this.#express;
@@ -140,23 +213,53 @@ export class BaseRouter {
     const q = url.indexOf('?');
     const request =
       q < 0
-        ? new Request(req, res, url, '', this.bodyLimit)
-        : new Request(req, res, url.slice(0, q), url.slice(q + 1), this.bodyLimit);
+        ? new Request(req, res, url, '', this.bodyLimit, this.uploadLimits)
+        : new Request(req, res, url.slice(0, q), url.slice(q + 1), this.bodyLimit, this.uploadLimits);
+    res.setHeader('x-request-id', request.id);
     dispatcher(request).then(
       (response) => response && writeResponse(res, response, req.method === 'HEAD'),
       (error) => this.#crash(res, error),
     );
   };
 
+  /**
+   * The OpenAPI 3.1 document of the included routes, built on first call (reading handler doc comments
+   * from their source files) and cached until another router is included.
+   *
+   * @example
+   * ```ts
+   * writeFileSync('openapi.json', JSON.stringify(app.openapi(), null, 2));
+   * ```
+   */
+  openapi(): OpenAPIDocument {
+    return (this.#openapi ??= buildOpenAPI(
+      { title: this.title, version: this.version, description: this.description },
+      this.#routes,
+    ));
+  }
+
+  // The docs are mounted first on the Express instance, before anything the user adds to it.
+  #createExpress(): Express {
+    const express = createExpress();
+    if (this.#docsPrefix !== undefined) {
+      const { title, version, description } = this;
+      mountDocs(express, this.#docsPrefix, { title, version, description, openapi: () => this.openapi() });
+    }
+    return express;
+  }
+
   #prepare(): Dispatcher {
-    return (this.#dispatcher ??= buildDispatcher({
+    if (this.#dispatcher) return this.#dispatcher;
+    if (this.#docsPrefix !== undefined) this.#express ??= this.#createExpress();
+    return (this.#dispatcher = buildDispatcher({
       table: this.#table,
       routes: this.#routes,
       middleware: this.#middleware,
       container: this.#container,
       exceptions: this.#exceptions,
       express: () => this.#express,
-      ensureExpress: () => this.#express ?? (this.#express = createExpress()),
+      ensureExpress: () => this.#express ?? (this.#express = this.#createExpress()),
+      templates: this.#templates,
     }));
   }
 

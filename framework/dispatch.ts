@@ -12,6 +12,8 @@ import type { RouteRecord } from './routing/collect';
 import { expressify } from './routing/expressify';
 import type { RouteTable } from './routing/route-table';
 import { writeResponse } from './write';
+import type { TemplateEngine } from './templates/engine';
+import { finishResponse, renderPending } from './templates/template-response';
 
 /** Resolves to the response to write, or `null` when Express is writing it. */
 export type Dispatcher = (request: Request) => Promise<Response | null>;
@@ -25,6 +27,8 @@ interface DispatchContext {
   /** The app's Express instance if it has one; `ensureExpress` creates it. */
   express: () => Express | undefined;
   ensureExpress: () => Express;
+  /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
+  templates?: TemplateEngine;
 }
 
 /**
@@ -62,7 +66,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 
   const pipelines = new Map<RouteRecord, CallNext>();
   for (const route of context.routes) {
-    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError), onError));
+    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError, context.templates), onError));
   }
   const express = context.express();
 
@@ -87,18 +91,22 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
       response.serve(request);
       return null;
     }
-    return response;
+    return finishResponse(response, request, context.templates, onError);
   };
 }
 
-function endpoint(route: RouteRecord, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
+function endpoint(
+  route: RouteRecord,
+  onError: (error: unknown, request: Request) => Promise<Response>,
+  templates: TemplateEngine | undefined,
+): CallNext {
   const { router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
   return async (request) => {
     try {
       const args = await readArguments(request);
-      return toResponse(await handler.apply(router, args), status);
+      return renderPending(toResponse(await handler.apply(router, args), status), templates);
     } catch (error) {
       return onError(error, request);
     }

@@ -55,15 +55,17 @@ export class ExceptionHandlers {
     }
     const status = statusOf(error);
     if (status !== undefined && status < 500) {
-      const message = error instanceof Error && error.message ? error.message : defaultMessage(status);
+      // http-errors (Express, body-parser, send) mark messages unfit for clients with `expose: false`.
+      const exposed = error instanceof Error && error.message && (error as { expose?: unknown }).expose !== false;
+      const message = exposed ? error.message : defaultMessage(status);
       return new JSONResponse({ error: message }, { status });
     }
     if (status !== undefined) {
       // A library's 5xx message may carry hosts or paths: log it, send only the reason phrase.
-      this.#logger.error(`${request.method} ${request.path} failed`, error);
+      this.#logger.error(`${request.method} ${request.path} failed (request id ${request.id})`, error);
       return new JSONResponse({ error: defaultMessage(status) }, { status });
     }
-    this.#logger.error(`${request.method} ${request.path} failed`, error);
+    this.#logger.error(`${request.method} ${request.path} failed (request id ${request.id})`, error);
     return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
   }
 }

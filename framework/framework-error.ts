@@ -16,6 +16,19 @@ export const ERROR_CODES = {
     '%s: the body class %s has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
   TRELLIS_ERR_INVALID_MIDDLEWARE: '%s is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
   TRELLIS_ERR_INVALID_STATUS: 'Invalid status %s: a response status is an integer from 100 to 599',
+  TRELLIS_ERR_UPLOAD_LIMIT: 'Invalid upload limit %s: %s (limits are fileSize, files, fields and fieldSize, each a positive integer)',
+  TRELLIS_ERR_BODY_WITH_FILE:
+    '%s takes both @Body() and @UploadedFile(): a multipart body is not JSON; read its other fields with @Req() and request.form()',
+  TRELLIS_ERR_STATIC_PREFIX: 'Invalid static prefix %s: it starts with / and has no parameters (e.g. /static)',
+  TRELLIS_ERR_STATIC_DIR: 'Static directory %s does not exist or is not a directory',
+  TRELLIS_ERR_FAVICON: 'Favicon file %s cannot be read',
+  TRELLIS_ERR_TEMPLATES_DIR: 'Templates directory %s does not exist or is not a directory',
+  TRELLIS_ERR_NO_TEMPLATES: 'render(%s) needs a templates directory: call app.templates(dir)',
+  TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %s not found in %s',
+  TRELLIS_ERR_TEMPLATE_RENDER: 'Template %s failed to render: %s',
+  TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %s: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
+  TRELLIS_ERR_SCHEMA_NAME_CLASH:
+    'Two different classes named %s are used by the routes; the OpenAPI document names schemas by class name: rename one',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,11 +3,11 @@
  *
  * @example
  * ```ts
- * import { Path, Query, Header, Body, Req, Int } from 'trellis/param';
+ * import { Path, Query, Header, Body, Req, Int, UploadedFile } from 'trellis/param';
  *
  * @Get('/{task_id}') one(@Path('task_id', { type: Int }) id: number,
  *                        @Query('verbose', { default: false }) verbose: boolean) { ... }
  * ```
  */
-export { Path, Query, Header, Body, Req, Int } from './decorators/param';
+export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/param';
 export type { PathOptions, ValueOptions, BodyOptions } from './decorators/param';

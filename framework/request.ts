@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import { readBody, parseJson } from './pipeline/body';
+import { requestId } from './request-id';
+import type { Form } from './uploads/form';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
+import { readForm } from './uploads/read-form';
 
 export type QueryValues = Record<string, string | string[] | undefined>;
 
@@ -27,19 +31,32 @@ export class Request {
   readonly state: Record<string, unknown> = {};
   readonly raw: IncomingMessage;
   readonly rawResponse: ServerResponse;
+  /** `X-Request-Id` of the request when sane, else generated; sent back and written in error logs. */
+  readonly id: string;
   #search: string;
   #query: QueryValues | undefined;
   #body: Promise<Buffer> | undefined;
   readonly bodyLimit: number;
+  /** Limits of a multipart body (`AppOptions.uploads`). */
+  readonly uploadLimits: Readonly<UploadLimits>;
 
-  constructor(raw: IncomingMessage, res: ServerResponse, path: string, search: string, bodyLimit: number) {
+  constructor(
+    raw: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    search: string,
+    bodyLimit: number,
+    uploadLimits: Readonly<UploadLimits> = DEFAULT_UPLOAD_LIMITS,
+  ) {
     this.raw = raw;
     this.rawResponse = res;
+    this.id = requestId(raw.headers['x-request-id']);
     this.method = raw.method ?? 'GET';
     this.path = path;
     this.#search = search;
     this.params = {};
     this.bodyLimit = bodyLimit;
+    this.uploadLimits = uploadLimits;
   }
 
   get url(): string {
@@ -69,5 +86,21 @@ export class Request {
     const parsed = this.raw as IncomingMessage & { body?: unknown };
     if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
     return parseJson(await this.body());
+  }
+
+  /**
+   * The fields and files of a multipart or urlencoded body, parsed once (files stay in memory). Over a limit
+   * of `AppOptions.uploads` is a 413; a malformed body or another content type is a 400.
+   *
+   * @example
+   * ```ts
+   * @Post('/upload/many') async many(@Req() request: Request) {
+   *   const form = await request.form();
+   *   return { title: form.fields.title, files: form.filesOf('files').map((f) => f.filename) };
+   * }
+   * ```
+   */
+  form(): Promise<Form> {
+    return readForm(this);
   }
 }

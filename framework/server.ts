@@ -7,19 +7,65 @@ export type { Server };
 export interface ListenOptions {
   /** `localhost` by default. */
   host?: string;
-  /** 8000 by default; 0 picks a free port (read it from `server.address()`). */
+  /** 8000 by default; 0 picks a free port (read it from `server.address()` or `serverUrl`). */
   port?: number;
+  /** Time allowed to receive a request's headers; slower sockets (slowloris) are closed. 30 s by default. */
+  headersTimeout?: number;
+  /** Time allowed to receive a whole request; a slower body gets 408. 120 s by default. */
+  requestTimeout?: number;
+  /** Idle time before a keep-alive socket is closed. 5 s by default. */
+  keepAliveTimeout?: number;
 }
 
 /** Starts a Node HTTP server on `listener`; resolves once it accepts connections. */
 export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {
-  const server = createServer(listener);
+  const headersTimeout = options.headersTimeout ?? 30_000;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: options.requestTimeout ?? 120_000,
+      keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+      // How often Node checks the two timeouts above (its default, 30 s, would double them).
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)),
+      maxHeaderSize: 16 * 1024,
+    },
+    listener,
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8000, options.host ?? 'localhost', () => {
       server.off('error', reject);
       resolve(server);
     });
+  });
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish, closes keep-alive sockets as soon as they are
+ * idle (requests still arriving on them are answered with `Connection: close`), and resolves `true` once all is done; after `graceMs` it force-closes the
+ * remaining sockets and resolves `false`.
+ *
+ * @example
+ * ```ts
+ * process.once('SIGTERM', async () => process.exit((await closeGracefully(server)) ? 0 : 1));
+ * ```
+ */
+export function closeGracefully(server: Server, graceMs = 10_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const markClosing = (_req: unknown, res: { setHeader(name: string, value: string): void }) => res.setHeader('connection', 'close');
+    server.prependListener('request', markClosing);
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      clearInterval(sweep);
+      server.closeAllConnections();
+      resolve(false);
+    }, graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve(true);
+    });
+    server.closeIdleConnections();
   });
 }
 

@@ -1,4 +1,5 @@
 import { metadataOf, type Class, type ParamDefinition, type ScalarType } from '../metadata';
+import type { FormFile } from '../uploads/form';
 
 /** Marks a number parameter as an integer: `1.5` is then a 422 and the docs say `integer`. */
 export const Int = 'integer' as const;
@@ -94,3 +95,23 @@ export function Body(options: BodyOptions = {}): ParameterDecorator {
 export function Req(): ParameterDecorator {
   return record({ kind: 'request' });
 }
+
+/**
+ * Binds the file uploaded in multipart field `name`: `{ filename, mimetype, size, buffer }` (in memory),
+ * or `undefined` when none was sent, so the handler decides. A file in a field no `@UploadedFile` names,
+ * or two files in one field, is a 400; limits are `AppOptions.uploads` (413 above them).
+ *
+ * @example
+ * ```ts
+ * @Post('/file') upload(@UploadedFile('file') file: UploadedFile | undefined) {
+ *   if (!file) return [{ error: 'No file uploaded' }, 400];
+ *   return { filename: file.filename, size: file.size };
+ * }
+ * ```
+ */
+export function UploadedFile(name: string, options: { description?: string } = {}): ParameterDecorator {
+  return record({ kind: 'file', name, description: options.description });
+}
+
+/** What an `@UploadedFile` parameter receives: `{ fieldname, filename, mimetype, size, buffer }`. */
+export type UploadedFile = FormFile;

@@ -1,22 +1,53 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import getRawBody from 'raw-body';
 import secureJson from 'secure-json-parse';
 import { HTTPException } from '../http-exception';
 
-/** Reads the whole body, enforcing `limit` bytes (413) and a matching Content-Length (400). */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * Reads the whole body, decoding gzip/deflate/br. `limit` bounds the decoded size (413), so a small
+ * compressed body that inflates past it is refused too; a Content-Length that does not match is a 400.
+ */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let stream: Readable = req;
+  let length: string | undefined = req.headers['content-length'];
+  if (encoding !== 'identity') {
+    const decoder = DECODERS[encoding];
+    if (!decoder) throw new HTTPException(415, `Unsupported Content-Encoding "${encoding}"`);
+    const decoded = decoder();
+    req.pipe(decoded);
+    stream = decoded as unknown as Readable;
+    length = undefined;
+  }
   try {
-    return await getRawBody(req, { limit, length: req.headers['content-length'] });
+    return await getRawBody(stream, { limit, length });
   } catch (error) {
-    const e = error as { type?: string; status?: number };
+    const e = error as { type?: string; code?: string };
+    if (encoding !== 'identity') req.unpipe().resume(); // drain what is left so the socket can be reused
     if (e.type === 'entity.too.large') throw new HTTPException(413, `Request body is larger than ${limit} bytes`);
     if (e.type === 'request.aborted') throw new HTTPException(400, 'Request aborted');
+    if (e.code?.startsWith('Z_') || e.code === 'ERR__ERROR') throw new HTTPException(400, 'Request body could not be decoded');
     throw new HTTPException(400, 'Request body could not be read');
   }
 }
 
+/** Deeper JSON is refused: validators and transformers recurse, and no API needs more. */
+export const MAX_JSON_DEPTH = 64;
+
 export function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) return undefined;
+  if (nestedDeeperThan(bytes, MAX_JSON_DEPTH)) {
+    throw new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
     return secureJson.parse(bytes, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
@@ -27,8 +58,36 @@ export function parseJson(bytes: Buffer): unknown {
   }
 }
 
-export function isJsonContentType(contentType: string | undefined): boolean {
-  if (!contentType) return true;
-  const type = contentType.split(';', 1)[0].trim().toLowerCase();
-  return type === 'application/json' || type.endsWith('+json');
+// One pass over the bytes, skipping strings; cheaper than parsing and stops at the first level too deep.
+function nestedDeeperThan(bytes: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Throws 415 unless the Content-Type is JSON (`application/json`, `*+json`) in UTF-8, or absent. */
+export function assertJsonContentType(contentType: string | undefined): void {
+  if (!contentType) return;
+  const [type, ...parameters] = contentType.split(';');
+  const mime = type.trim().toLowerCase();
+  if (mime !== 'application/json' && !mime.endsWith('+json')) {
+    throw new HTTPException(415, 'Content-Type must be application/json');
+  }
+  for (const parameter of parameters) {
+    const [name, value = ''] = parameter.split('=');
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (name.trim().toLowerCase() === 'charset' && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new HTTPException(415, `Unsupported charset "${charset}": send UTF-8`);
+    }
+  }
 }

@@ -3,8 +3,9 @@ import { TrellisError } from '../framework-error';
 import type { Class, ParamDefinition, ScalarType } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
-import { isJsonContentType } from './body';
+import { assertJsonContentType } from './body';
 import { hasValidationRules, joinField, toValidInstance } from './validate';
+import { fileExtractor } from '../uploads/file-param';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
 type BodyExtractor = (request: Request, details: ValidationDetail[]) => Promise<unknown>;
@@ -25,10 +26,12 @@ export interface RouteSignature {
 export function compileArguments(route: RouteSignature): { read: ArgumentsReader; takesBody: boolean } {
   const count = Math.max(route.designTypes.length, ...route.params.map((p) => p.index + 1), 0);
   const extractors: Array<[number, SyncExtractor]> = [];
-  let body: [number, BodyExtractor] | undefined;
+  // Readers that consume the body (JSON, files), run after the synchronous ones.
+  const deferred: Array<[number, BodyExtractor]> = [];
   for (const param of [...route.params].sort((a, b) => a.index - b.index)) {
     const designType = route.designTypes[param.index];
-    if (param.kind === 'body') body = [param.index, bodyExtractor(route, param, designType)];
+    if (param.kind === 'body') deferred.push([param.index, bodyExtractor(route, param, designType)]);
+    else if (param.kind === 'file') deferred.push([param.index, fileExtractor(route.label, param, route.params)]);
     else if (param.kind === 'request') extractors.push([param.index, (request) => request]);
     else if (param.kind === 'path' || param.kind === 'query' || param.kind === 'header') {
       extractors.push([param.index, valueExtractor(route, param, designType)]);
@@ -41,7 +44,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     return args;
   };
 
-  if (!body) {
+  if (deferred.length === 0) {
     const read: ArgumentsReader = (request) => {
       const details: ValidationDetail[] = [];
       const args = readSync(request, details);
@@ -50,11 +53,10 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     };
     return { read, takesBody: false };
   }
-  const [bodyIndex, extractBody] = body;
   const read: ArgumentsReader = async (request) => {
     const details: ValidationDetail[] = [];
     const args = readSync(request, details);
-    args[bodyIndex] = await extractBody(request, details);
+    for (const [index, extract] of deferred) args[index] = await extract(request, details);
     if (details.length) throw new RequestValidationError(details);
     return args;
   };
@@ -97,14 +99,16 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
         ? (request) => request.query[name]
         : (request) => request.headers[name];
 
+  const absent = (details: ValidationDetail[]): unknown => {
+    if (hasDefault) return fallback;
+    details.push({ location, field: name, message: 'Field required' });
+    return undefined;
+  };
+
   if (Array.isArray(type)) {
     return (request, details) => {
       const value = raw(request);
-      if (value === undefined) {
-        if (hasDefault) return fallback;
-        details.push({ location, field: name, message: 'Field required' });
-        return undefined;
-      }
+      if (value === undefined) return absent(details);
       const texts = Array.isArray(value) ? value : [value];
       const out = new Array(texts.length);
       for (let i = 0; i < texts.length; i++) {
@@ -116,11 +120,7 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
   }
   return (request, details) => {
     let value = raw(request);
-    if (value === undefined) {
-      if (hasDefault) return fallback;
-      details.push({ location, field: name, message: 'Field required' });
-      return undefined;
-    }
+    if (value === undefined) return absent(details);
     if (typeof value !== 'string') value = value[value.length - 1];
     const converted = convert(value);
     if (converted === INVALID) details.push({ location, field: name, message: invalid });
@@ -139,9 +139,7 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
   }
 
   return async (request, details) => {
-    if (!isJsonContentType(request.headers['content-type'])) {
-      throw new HTTPException(415, 'Content-Type must be application/json');
-    }
+    assertJsonContentType(request.headers['content-type']);
     const value = await request.json();
     if (value === undefined) {
       details.push({ location: 'body', field: '', message: 'Field required' });

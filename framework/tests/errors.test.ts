@@ -101,3 +101,14 @@ describe('errors', () => {
     assert.equal(logged.length, 1);
   });
 });
+
+describe('errors from libraries', () => {
+  it('hides the message of an error marked expose: false (http-errors), keeping its status', async () => {
+    class Lib extends router('/lib') {
+      @Get() fail() { throw Object.assign(new Error('ENOENT: /srv/app/static/x'), { status: 404, expose: false }); }
+    }
+    const res = await new TestClient(new BaseRouter().includeRouter(new Lib())).get('/lib');
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.json(), { error: 'Not Found' });
+  });
+});

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+interface AssetSpec {
+  /** Module path of the file in an installed package. */
+  file: string;
+  type: string;
+  transform?: (text: string) => string;
+}
+
+// ReDoc's menu footer loads the Redocly logo from a CDN; `data:,` is not an image, so ReDoc's own
+// onError handler hides it and the page makes no request outside the app.
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
+/**
+ * The files the docs pages load, from the installed packages (no CDN), served as `{docs}/assets/{name}`.
+ * Only these names are served, never the rest of the package folders.
+ */
+const ASSETS: Record<string, AssetSpec> = {
+  'swagger-ui.css': { file: 'swagger-ui-dist/swagger-ui.css', type: 'text/css; charset=utf-8' },
+  'swagger-ui-bundle.js': { file: 'swagger-ui-dist/swagger-ui-bundle.js', type: 'text/javascript; charset=utf-8' },
+  'favicon-32x32.png': { file: 'swagger-ui-dist/favicon-32x32.png', type: 'image/png' },
+  'redoc.standalone.js': {
+    file: 'redoc/bundles/redoc.standalone.js',
+    type: 'text/javascript; charset=utf-8',
+    transform: (text) => text.split(REDOC_CDN_LOGO).join('data:,'),
+  },
+};
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+// Shared by every app in the process; each file is read on its first request.
+const loaded = new Map<string, Asset>();
+
+/** The asset called `name`, or `undefined` for any other name. */
+export function asset(name: string): Asset | undefined {
+  if (!Object.hasOwn(ASSETS, name)) return undefined;
+  let found = loaded.get(name);
+  if (!found) {
+    const { file, type, transform } = ASSETS[name];
+    const raw = readFileSync(require.resolve(file));
+    const body = transform ? Buffer.from(transform(raw.toString('utf8'))) : raw;
+    found = { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    loaded.set(name, found);
+  }
+  return found;
+}

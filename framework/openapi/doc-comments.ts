@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import type * as TS from 'typescript';
+import type { RouteInfo } from '../routing/collect';
+
+/** What a handler's JSDoc comment and decorators say, read from its source file. */
+export interface HandlerDoc {
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  /** Names given to `@Header(...)` as written, by their lower-case form. */
+  headerNames: Map<string, string>;
+}
+
+interface ClassDoc {
+  name: string;
+  start: number;
+  end: number;
+  description?: string;
+  methods: Map<string, HandlerDoc>;
+}
+
+const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
+
+/**
+ * Reads doc comments from the files routes were declared in (TypeScript has no run-time docstrings).
+ * Each file is parsed once, with the TypeScript parser loaded only when documentation is first built.
+ * A file that cannot be read (e.g. shipped without sources) simply yields no comments.
+ */
+export class DocComments {
+  readonly #files = new Map<string, ClassDoc[]>();
+
+  /** The JSDoc of a route's handler, found by class name (the router's or an ancestor's) and method name. */
+  handler(route: RouteInfo): HandlerDoc | undefined {
+    const method = route.handlerName;
+    if (typeof method !== 'string') return undefined;
+    const names = classNames(route.router.constructor);
+    const declaring = this.#classes(route).filter((c) => c.methods.has(method));
+    const order = (c: ClassDoc) => (names.includes(c.name) ? names.indexOf(c.name) : names.length);
+    const first = Math.min(...declaring.map(order));
+    return nearest(route, declaring.filter((c) => order(c) === first))?.methods.get(method);
+  }
+
+  /** The JSDoc of a route's router class, for its tag. */
+  router(route: RouteInfo): string | undefined {
+    const name = route.router.constructor.name;
+    return nearest(route, this.#classes(route).filter((c) => c.name === name))?.description;
+  }
+
+  #classes(route: RouteInfo): ClassDoc[] {
+    const file = route.source?.file;
+    if (!file || !SOURCE.test(file)) return [];
+    let classes = this.#files.get(file);
+    if (!classes) {
+      classes = parseFile(file);
+      this.#files.set(file, classes);
+    }
+    return classes;
+  }
+}
+
+// `source.line` is where the decorator call was compiled to (near the end of the class), not the method's
+// line: it only chooses between classes of the same name in one file.
+function nearest(route: RouteInfo, classes: ClassDoc[]): ClassDoc | undefined {
+  const line = route.source?.line ?? 0;
+  const distance = (c: ClassDoc) => (line < c.start ? c.start - line : Math.max(0, line - c.end));
+  return classes.reduce<ClassDoc | undefined>((best, c) => (!best || distance(c) < distance(best) ? c : best), undefined);
+}
+
+function classNames(ctor: Function): string[] {
+  const names: string[] = [];
+  for (let c: Function | null = ctor; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) names.push(c.name);
+  return names;
+}
+
+function parseFile(file: string): ClassDoc[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const ts = require('typescript') as typeof TS;
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const line = (pos: number) => sourceFile.getLineAndCharacterOfPosition(pos).line + 1;
+  const classes: ClassDoc[] = [];
+  const visit = (node: TS.Node): void => {
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+      const name = node.name?.text ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText() : '');
+      const methods = new Map<string, HandlerDoc>();
+      for (const member of node.members) {
+        if (!ts.isMethodDeclaration(member) || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
+        methods.set(member.name.text, handlerDoc(ts, member));
+      }
+      const doc = lastJSDoc(ts, node);
+      const description = doc && ts.getTextOfJSDocComment(doc.comment)?.trim();
+      classes.push({ name, start: line(node.getStart()), end: line(node.end), description: description || undefined, methods });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return classes;
+}
+
+function handlerDoc(ts: typeof TS, method: TS.MethodDeclaration): HandlerDoc {
+  const headerNames = new Map<string, string>();
+  for (const parameter of method.parameters) {
+    for (const decorator of ts.getDecorators(parameter) ?? []) {
+      const call = decorator.expression;
+      if (!ts.isCallExpression(call) || !ts.isIdentifier(call.expression) || call.expression.text !== 'Header') continue;
+      const name = call.arguments[0];
+      if (name && ts.isStringLiteralLike(name)) headerNames.set(name.text.toLowerCase(), name.text);
+    }
+  }
+  const doc = lastJSDoc(ts, method);
+  const deprecated = doc?.tags?.some((tag) => tag.tagName.text === 'deprecated') ?? false;
+  const lines = (doc ? ts.getTextOfJSDocComment(doc.comment) ?? '' : '').trim().split(/\r?\n/);
+  const summary = lines[0].trim() || undefined;
+  const description = lines.slice(1).join('\n').trim() || undefined;
+  return { summary, description, deprecated, headerNames };
+}
+
+function lastJSDoc(ts: typeof TS, node: TS.Node): TS.JSDoc | undefined {
+  return ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc).at(-1);
+}

@@ -1,0 +1,54 @@
+import type { RouteInfo } from '../routing/collect';
+import { DocComments } from './doc-comments';
+import { operationOf } from './operation';
+import { SchemaRegistry } from './schemas';
+import type { OpenAPIDocument } from './types';
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of an app from its routes: one operation per route, one tag per
+ * router class (described by the class's JSDoc), and only the schemas those operations use.
+ */
+export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[]): OpenAPIDocument {
+  const registry = new SchemaRegistry();
+  const comments = new DocComments();
+  const tags = new Map<string, string | undefined>();
+  const operationIds = new Set<string>();
+  const paths: OpenAPIDocument['paths'] = {};
+
+  for (const route of routes) {
+    const tag = tagName(route.router.constructor.name);
+    const operation = operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route));
+    for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+
+  const schemas = registry.schemas;
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    ...(tags.size ? { tags: [...tags].map(([name, description]) => (description ? { name, description } : { name })) } : {}),
+    paths,
+    ...(schemas ? { components: { schemas } } : {}),
+  };
+}
+
+/** `TaskRouter` -> `Task`; a class whose name is only `Router` keeps it. */
+function tagName(className: string): string {
+  return className.replace(/(.)Router$/, '$1') || 'default';
+}
+
+/** `TaskRouter_list`; a handler bound to several routes gets the method and, if needed, a number. */
+function uniqueId(route: RouteInfo, taken: Set<string>): string {
+  const base = `${route.router.constructor.name}_${String(route.handlerName)}`.replace(/[^A-Za-z0-9_]/g, '_');
+  let id = base;
+  if (taken.has(id)) id = `${base}_${route.method.toLowerCase()}`;
+  for (let n = 2; taken.has(id); n++) id = `${base}_${route.method.toLowerCase()}_${n}`;
+  taken.add(id);
+  return id;
+}

@@ -1,0 +1,10 @@
+export { buildOpenAPI } from './document';
+export type { DocumentInfo } from './document';
+export type {
+  OpenAPIDocument,
+  OperationObject,
+  ParameterObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from './types';

@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import { getMetadataStorage } from 'class-validator';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { TrellisError } from '../framework-error';
+import type { Class, ScalarType } from '../metadata';
+import type { SchemaObject } from './types';
+
+// Where class-transformer keeps `@Type(() => Item)`; without it nested arrays come out as `$ref: Array`.
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerStorage };
+
+const PREFIX = '#/components/schemas/';
+const SCALARS = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
+
+/** A declared type: a scalar name, a constructor (built-in or DTO class) or `[Item]` for arrays. */
+export type DeclaredType = ScalarType | Class | [Class | ScalarType] | Function | undefined;
+
+/**
+ * The schemas of the DTO classes an app's routes use: each class once, under its name, with the classes
+ * it nests; nothing else from class-validator's (process-wide) storage.
+ */
+export class SchemaRegistry {
+  readonly #classes = new Map<string, Function>();
+  readonly #schemas: Record<string, SchemaObject> = {};
+
+  /** The schema of a declared type: inline for scalars and built-ins, a `$ref` for a DTO class. */
+  schemaOf(type: DeclaredType): SchemaObject {
+    if (Array.isArray(type)) return { type: 'array', items: this.schemaOf(type[0]) };
+    if (SCALARS.has(type)) return { type };
+    return builtinSchema(type) ?? this.ref(type as Class);
+  }
+
+  /** `{ $ref }` to the schema of `cls`, registering it (and what it nests) on first use. */
+  ref(cls: Class): SchemaObject {
+    this.#register(cls);
+    return { $ref: PREFIX + cls.name };
+  }
+
+  /** Adds a fixed schema, such as the validation-error envelope. */
+  define(name: string, schema: SchemaObject): SchemaObject {
+    this.#claim(name, this.define);
+    this.#schemas[name] ??= schema;
+    return { $ref: PREFIX + name };
+  }
+
+  /** The registered schemas, sorted by name; `undefined` when there are none. */
+  get schemas(): Record<string, SchemaObject> | undefined {
+    const names = Object.keys(this.#schemas).sort();
+    return names.length ? Object.fromEntries(names.map((name) => [name, this.#schemas[name]])) : undefined;
+  }
+
+  #claim(name: string, owner: Function): boolean {
+    const current = this.#classes.get(name);
+    if (current === owner) return false;
+    if (current) throw new TrellisError('TRELLIS_ERR_SCHEMA_NAME_CLASH', name);
+    this.#classes.set(name, owner);
+    return true;
+  }
+
+  #register(cls: Class): void {
+    if (!this.#claim(cls.name, cls)) return;
+    const schema = targetConstructorToSchema(cls, {
+      classTransformerMetadataStorage: defaultMetadataStorage,
+      refPointerPrefix: PREFIX,
+    }) as Record<string, unknown>;
+    const nested = nestedClasses(cls);
+    // A class without class-validator rules still gets a named object schema.
+    this.#schemas[cls.name] = 'type' in schema ? resolveRefs(schema, (name) => {
+      const child = nested.get(name);
+      if (!child) return { type: 'object' };
+      return builtinSchema(child) ?? this.ref(child as Class);
+    }) : { type: 'object' };
+  }
+}
+
+/** Constructors a class's validated properties refer to (via `@Type()` or their design type), by name. */
+function nestedClasses(cls: Class): Map<string, Function> {
+  const found = new Map<string, Function>();
+  const properties = new Set(
+    getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).map((m) => m.propertyName),
+  );
+  for (const property of properties) {
+    const typeFunction = defaultMetadataStorage.findTypeMetadata(cls, property)?.typeFunction;
+    const type: unknown = typeFunction ? typeFunction() : Reflect.getMetadata('design:type', cls.prototype, property);
+    if (typeof type === 'function' && type.name) found.set(type.name, type);
+  }
+  return found;
+}
+
+function builtinSchema(type: unknown): SchemaObject | undefined {
+  if (type === String) return { type: 'string' };
+  if (type === Number) return { type: 'number' };
+  if (type === Boolean) return { type: 'boolean' };
+  if (type === Date) return { type: 'string', format: 'date-time' };
+  if (type === Array) return { type: 'array', items: {} };
+  if (type === Object || type === undefined || type === Promise || typeof type !== 'function') return {};
+  return undefined;
+}
+
+/** A copy of `schema` with every `$ref` replaced by what `resolve` gives for the referenced name. */
+function resolveRefs(schema: unknown, resolve: (name: string) => SchemaObject): SchemaObject {
+  if (Array.isArray(schema)) return schema.map((item) => resolveRefs(item, resolve)) as never;
+  if (schema === null || typeof schema !== 'object') return schema as never;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith(PREFIX)) return resolve(ref.slice(PREFIX.length));
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, resolveRefs(value, resolve)]));
+}

@@ -1,0 +1,54 @@
+/** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it) or a `$ref` to one in `components.schemas`. */
+export type SchemaObject = { $ref: string } | { [keyword: string]: unknown };
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: SchemaObject;
+}
+
+export interface MediaTypeObject {
+  schema: SchemaObject;
+}
+
+export interface RequestBodyObject {
+  required: boolean;
+  description?: string;
+  content: Record<string, MediaTypeObject>;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, { description?: string; schema: SchemaObject }>;
+  content?: Record<string, MediaTypeObject>;
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  tags: string[];
+  deprecated?: boolean;
+  parameters?: ParameterObject[];
+  requestBody?: RequestBodyObject;
+  responses: Record<string, ResponseObject>;
+}
+
+/**
+ * The OpenAPI 3.1 document of an app, as `app.openapi()` returns it and `/docs/openapi.json` serves it.
+ *
+ * @example
+ * ```ts
+ * const document: OpenAPIDocument = app.openapi();
+ * console.log(Object.keys(document.paths)); // ['/tasks', '/tasks/{task_id}']
+ * ```
+ */
+export interface OpenAPIDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description?: string };
+  tags?: Array<{ name: string; description?: string }>;
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas: Record<string, SchemaObject> };
+}

@@ -1,0 +1,3 @@
+export { TemplateEngine } from './engine';
+export type { TemplateOptions } from './engine';
+export { TemplateResponse, render, renderPending, finishResponse } from './template-response';

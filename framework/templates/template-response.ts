@@ -1,0 +1,85 @@
+import { TrellisError } from '../framework-error';
+import type { Request } from '../request';
+import { HTMLResponse, JSONResponse, type Response, type ResponseInit } from '../response';
+import type { TemplateEngine } from './engine';
+
+/**
+ * An `HTMLResponse` whose body is a template, rendered by the app (with the environment of
+ * `app.templates(dir)`) as soon as the handler returns, so middleware sees the HTML. Made by `render()`.
+ *
+ * @example
+ * ```ts
+ * const page = render('task.html', { task });   // page.template === 'task.html'
+ * page.headers.set('cache-control', 'no-store');
+ * return page;
+ * ```
+ */
+export class TemplateResponse extends HTMLResponse {
+  #rendered = false;
+
+  constructor(
+    /** The template's name, relative to the templates directory. */
+    readonly template: string,
+    /** The values the template sees. */
+    readonly context: Record<string, unknown> = {},
+    init: ResponseInit = {},
+  ) {
+    super('', init);
+  }
+
+  get rendered(): boolean {
+    return this.#rendered;
+  }
+
+  /** Fills `body` from the template; a second call does nothing. */
+  renderWith(engine: TemplateEngine | undefined): this {
+    if (this.#rendered) return this;
+    if (!engine) throw new TrellisError('TRELLIS_ERR_NO_TEMPLATES', JSON.stringify(this.template));
+    this.body = engine.render(this.template, this.context);
+    this.#rendered = true;
+    return this;
+  }
+}
+
+/**
+ * Renders a template from the app's templates directory (`app.templates(dir)`) into an HTML response.
+ * Values are autoescaped. A missing template is a 500 for the client and a log line naming it.
+ *
+ * @example
+ * ```ts
+ * app.templates('templates');
+ * class Pages extends router('/') {
+ *   @Get('/') home() { return render('index.html', { title: 'Tasks', tasks: this.tasks.all() }); }
+ * }
+ * ```
+ */
+export function render(name: string, context: Record<string, unknown> = {}, init: ResponseInit = {}): TemplateResponse {
+  return new TemplateResponse(name, context, init);
+}
+
+/** Renders `response` if it is a template still to render; throws what rendering throws. */
+export function renderPending(response: Response, engine: TemplateEngine | undefined): Response {
+  return response instanceof TemplateResponse ? response.renderWith(engine) : response;
+}
+
+/**
+ * The last step before writing: renders a pending template (one returned by middleware or an exception
+ * handler); a failure goes through `onError`, and a failure to render its answer is a bare 500.
+ */
+export async function finishResponse(
+  response: Response,
+  request: Request,
+  engine: TemplateEngine | undefined,
+  onError: (error: unknown, request: Request) => Promise<Response>,
+): Promise<Response> {
+  try {
+    return renderPending(response, engine);
+  } catch (error) {
+    const handled = await onError(error, request);
+    try {
+      return renderPending(handled, engine);
+    } catch {
+      return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+    }
+  }
+}

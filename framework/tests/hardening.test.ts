@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { IsString } from 'class-validator';
+import { BaseRouter, Get, Post, router } from '../index';
+import { Body } from '../param';
+import { TestClient } from '../testing';
+
+class NoteIn {
+  @IsString() text!: string;
+}
+
+let handled = 0;
+class Notes extends router('/notes') {
+  @Post() create(@Body() body: NoteIn) { handled++; return [body, 201]; }
+  @Post('/raw') raw(@Body() body: unknown) { handled++; return { kind: typeof body }; }
+  @Get('/crash') crash() { throw new Error('boom at /srv/secret.ts'); }
+}
+
+const logged: string[] = [];
+const app = new BaseRouter({ bodyLimit: 1024, logger: { error: (message) => logged.push(message) } }).includeRouter(new Notes());
+const client = new TestClient(app);
+const json = { 'content-type': 'application/json' };
+
+describe('request ids', () => {
+  it('sends a generated X-Request-Id on every response, unique per request', async () => {
+    const a = await client.get('/nowhere');
+    const b = await client.post('/notes', { json: { text: 'x' } });
+    assert.match(String(a.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-z]+$/);
+    assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
+  });
+
+  it('keeps a sane incoming id and replaces an unsafe one', async () => {
+    assert.equal((await client.get('/x', { headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'], 'abc-123');
+    const unsafe = await client.get('/x', { headers: { 'x-request-id': 'a b\u0001<script>' } });
+    assert.notEqual(unsafe.headers['x-request-id'], 'a b\u0001<script>');
+    const long = await client.get('/x', { headers: { 'x-request-id': 'a'.repeat(500) } });
+    assert.ok(String(long.headers['x-request-id']).length < 40);
+  });
+
+  it('writes the request id into the log line of a 500, and nothing of the error into the body', async () => {
+    logged.length = 0;
+    const res = await client.get('/notes/crash', { headers: { 'x-request-id': 'trace-42' } });
+    assert.equal(res.status, 500);
+    assert.equal(res.text, '{"error":"Internal Server Error"}');
+    assert.equal(res.headers['x-request-id'], 'trace-42');
+    assert.deepEqual(logged, ['GET /notes/crash failed (request id trace-42)']);
+  });
+});
+
+describe('JSON body hardening', () => {
+  it('decodes gzip, deflate and br bodies', async () => {
+    const body = JSON.stringify({ text: 'zipped' });
+    for (const [encoding, bytes] of [['gzip', gzipSync(body)], ['deflate', deflateSync(body)], ['br', brotliCompressSync(body)]] as const) {
+      const res = await client.post('/notes', { body: bytes, headers: { ...json, 'content-encoding': encoding } });
+      assert.equal(res.status, 201, encoding);
+      assert.deepEqual(res.json(), { text: 'zipped' });
+    }
+  });
+
+  it('refuses a gzip body that inflates past the limit with 413, without running the handler', async () => {
+    handled = 0;
+    const bomb = gzipSync(JSON.stringify({ text: 'a'.repeat(100_000) }));
+    assert.ok(bomb.length < 1024, 'small on the wire');
+    const res = await client.post('/notes', { body: bomb, headers: { ...json, 'content-encoding': 'gzip' } });
+    assert.equal(res.status, 413);
+    assert.deepEqual(res.json(), { error: 'Request body is larger than 1024 bytes' });
+    assert.equal(handled, 0);
+  });
+
+  it('answers corrupt gzip with 400 and an unknown encoding with 415', async () => {
+    const corrupt = await client.post('/notes', { body: Buffer.from('not gzip at all'), headers: { ...json, 'content-encoding': 'gzip' } });
+    assert.equal(corrupt.status, 400);
+    assert.deepEqual(corrupt.json(), { error: 'Request body could not be decoded' });
+    const unknown = await client.post('/notes', { body: '{}', headers: { ...json, 'content-encoding': 'zstd-9000' } });
+    assert.equal(unknown.status, 415);
+  });
+
+  it('answers unsupported charsets and content types with 415', async () => {
+    for (const type of ['application/json; charset=latin1', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
+      const res = await client.post('/notes', { body: '{"text":"x"}', headers: { 'content-type': type } });
+      assert.equal(res.status, 415, type);
+      assert.equal(typeof res.json().error, 'string');
+    }
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/problem+json']) {
+      assert.equal((await client.post('/notes', { body: '{"text":"x"}', headers: { 'content-type': type } })).status, 201, type);
+    }
+  });
+
+  it('answers JSON nested 20,000 deep with 400, and accepts 64 levels', async () => {
+    const big = new TestClient(new BaseRouter({ bodyLimit: 1024 * 1024 }).includeRouter(new Notes()));
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    for (const [path, body] of [['/notes/raw', deep], ['/notes', `{"text":"x","extra":${deep}}`]]) {
+      const res = await big.post(path, { body, headers: json });
+      assert.equal(res.status, 400, path);
+      assert.deepEqual(res.json(), { error: 'JSON body is nested deeper than 64 levels' });
+    }
+    const ok = await big.post('/notes/raw', { body: '['.repeat(63) + '{"a":"[[[[{{{{"}' + ']'.repeat(63), headers: json });
+    assert.equal(ok.status, 200);
+  });
+
+  it('answers an empty body on a JSON endpoint with 422, and a body that is only whitespace with 400', async () => {
+    assert.equal((await client.post('/notes', { body: '', headers: json })).status, 422);
+    assert.equal((await client.post('/notes', { body: '   ', headers: json })).status, 400);
+  });
+});

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BaseRouter, Get, Post, router, type RouteInfo } from '../index';
+import { Header, Path } from '../param';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const operations = (...routers: object[]): any => {
+  const app = new BaseRouter();
+  for (const r of routers) app.includeRouter(r as never);
+  return app.openapi().paths;
+};
+
+describe('OpenAPI summaries and descriptions from JSDoc', () => {
+  it('takes the first line as summary and the rest as description', () => {
+    class TaskRouter extends router('/tasks') {
+      /**
+       * List the tasks.
+       *
+       * Newest first; archived tasks are left out.
+       * Use `?page=` to page through them.
+       *
+       * @returns the tasks
+       */
+      @Get() list() { return []; }
+
+      /** Create a task. */
+      @Post()
+      async create() { return {}; }
+
+      @Get('/count') countAll() { return 0; }
+    }
+    const paths = operations(new TaskRouter());
+    assert.equal(paths['/tasks'].get.summary, 'List the tasks.');
+    assert.equal(paths['/tasks'].get.description, 'Newest first; archived tasks are left out.\nUse `?page=` to page through them.');
+    assert.equal(paths['/tasks'].post.summary, 'Create a task.');
+    assert.equal(paths['/tasks'].post.description, undefined);
+    // No comment: the handler name in words, as FastAPI does.
+    assert.equal(paths['/tasks/count'].get.summary, 'Count All');
+  });
+
+  it('lets decorator options win over the comment', () => {
+    class TaskRouter extends router('/tasks') {
+      /**
+       * From the comment.
+       * Comment description.
+       */
+      @Get('/', { summary: 'From options', description: 'Options description' }) list() { return []; }
+      /**
+       * Summary from the comment.
+       * Description from the comment.
+       */
+      @Get('/{id}', { summary: 'Only the summary from options' }) one(@Path('id') id: string) { return id; }
+    }
+    const paths = operations(new TaskRouter());
+    assert.equal(paths['/tasks'].get.summary, 'From options');
+    assert.equal(paths['/tasks'].get.description, 'Options description');
+    assert.equal(paths['/tasks/{id}'].get.summary, 'Only the summary from options');
+    assert.equal(paths['/tasks/{id}'].get.description, 'Description from the comment.');
+  });
+
+  it('marks an operation deprecated from @deprecated or the option', () => {
+    class Old extends router('/old') {
+      /**
+       * The old list.
+       * @deprecated use /tasks
+       */
+      @Get() list() { return []; }
+      @Get('/one', { deprecated: true }) one() { return {}; }
+      @Get('/two') two() { return {}; }
+    }
+    const paths = operations(new Old());
+    assert.equal(paths['/old'].get.deprecated, true);
+    assert.equal(paths['/old/one'].get.deprecated, true);
+    assert.equal(paths['/old/two'].get.deprecated, undefined);
+  });
+
+  it('tells apart same-named classes in one file', () => {
+    const first = (() => {
+      class Notes extends router('/a') {
+        /** Notes of the first kind. */
+        @Get() list() { return []; }
+      }
+      return new Notes();
+    })();
+    const second = (() => {
+      class Notes extends router('/b') {
+        /** Notes of the second kind. */
+        @Get() list() { return []; }
+      }
+      return new Notes();
+    })();
+    const paths = operations(first, second);
+    assert.equal(paths['/a'].get.summary, 'Notes of the first kind.');
+    assert.equal(paths['/b'].get.summary, 'Notes of the second kind.');
+  });
+
+  it('finds comments of handlers inherited from a base router', () => {
+    abstract class Crud extends router('/things') {
+      /** List every thing. */
+      @Get() list() { return []; }
+    }
+    /** Things, from a generic base. */
+    class ThingRouter extends Crud {
+      /** One thing. */
+      @Get('/{id}') one(@Header('X-Trace') trace: string) { return trace; }
+    }
+    const app = new BaseRouter().includeRouter(new ThingRouter());
+    const { paths, tags } = app.openapi();
+    assert.equal(paths['/things'].get.summary, 'List every thing.');
+    assert.equal(paths['/things/{id}'].get.summary, 'One thing.');
+    assert.deepEqual(tags, [{ name: 'Thing', description: 'Things, from a generic base.' }]);
+  });
+
+  it('falls back to the handler name when the source file cannot be read', () => {
+    class Gone extends router('/gone') {
+      /** Never read. */
+      @Get() listAll() { return []; }
+    }
+    const app = new BaseRouter().includeRouter(new Gone());
+    const route = app.routes[0] as RouteInfo;
+    route.source = { file: '/nonexistent/gone.router.ts', line: 3 };
+    assert.equal(app.openapi().paths['/gone'].get.summary, 'List All');
+  });
+});

@@ -1,0 +1,30 @@
+import { HTTPException } from '../http-exception';
+import { TrellisError } from '../framework-error';
+import type { ParamDefinition } from '../metadata';
+import type { Request } from '../request';
+import type { FormFile } from './form';
+import { readForm } from './read-form';
+
+/**
+ * Builds the reader of one `@UploadedFile(name)` parameter, once per route: the file, or `undefined` when
+ * none was sent (the handler decides). More than one file in the field is a 400, and so is a file in a
+ * field no `@UploadedFile` names, unless the handler also takes `@Req()` (it may read more via `form()`).
+ */
+export function fileExtractor(label: string, param: ParamDefinition, all: readonly ParamDefinition[]) {
+  if (all.some((p) => p.kind === 'body')) throw new TrellisError('TRELLIS_ERR_BODY_WITH_FILE', label);
+  const name = param.name!;
+  const strict = !all.some((p) => p.kind === 'request');
+  const expected = strict ? new Set(all.filter((p) => p.kind === 'file').map((p) => p.name!)) : undefined;
+
+  return async (request: Request): Promise<FormFile | undefined> => {
+    const form = await readForm(request, expected);
+    // The form may have been read earlier without `expected` (middleware calling request.form()).
+    if (expected) {
+      const stray = form.files.find((file) => !expected.has(file.fieldname));
+      if (stray) throw new HTTPException(400, `Unexpected file field ${JSON.stringify(stray.fieldname)}`);
+    }
+    const files = form.filesOf(name);
+    if (files.length > 1) throw new HTTPException(400, `Field ${JSON.stringify(name)} takes one file, got ${files.length}`);
+    return files[0];
+  };
+}

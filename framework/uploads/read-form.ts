@@ -1,0 +1,41 @@
+import { HTTPException } from '../http-exception';
+import type { Request } from '../request';
+import { fieldsFromPairs, parseUrlencoded } from './fields';
+import { Form } from './form';
+import { parseMultipart } from './multipart';
+
+// One parse per request: `@UploadedFile` params and `request.form()` share it.
+const forms = new WeakMap<Request, Promise<Form>>();
+
+/**
+ * The request's form, parsed on first use: multipart (busboy, in memory) or urlencoded (qs). A request with
+ * no body and no content type is an empty form; any other content type is a 400. `expected`, given by
+ * routes whose only form access is `@UploadedFile`, makes a file in any other field a 400 while streaming.
+ */
+export function readForm(request: Request, expected?: ReadonlySet<string>): Promise<Form> {
+  let form = forms.get(request);
+  if (!form) {
+    form = parseForm(request, expected);
+    forms.set(request, form);
+  }
+  return form;
+}
+
+async function parseForm(request: Request, expected: ReadonlySet<string> | undefined): Promise<Form> {
+  const contentType = request.headers['content-type'];
+  const type = contentType?.split(';', 1)[0].trim().toLowerCase();
+  if (type === 'multipart/form-data') {
+    const parts = await parseMultipart(request, request.uploadLimits, expected);
+    return new Form(fieldsFromPairs(parts.fields), parts.files);
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    return new Form(parseUrlencoded(await request.text()), []);
+  }
+  if (type === undefined && !hasBody(request)) return new Form({}, []);
+  throw new HTTPException(400, 'Expected a multipart/form-data or application/x-www-form-urlencoded body');
+}
+
+function hasBody(request: Request): boolean {
+  const { headers } = request;
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
+}
