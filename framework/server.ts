@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { requestId } from './request-id';
 import type { RequestListener } from './app';
 
 export type { Server };
@@ -31,6 +33,7 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
     },
     listener,
   );
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8000, options.host ?? 'localhost', () => {
@@ -67,6 +70,30 @@ export function closeGracefully(server: Server, graceMs = 10_000): Promise<boole
     });
     server.closeIdleConnections();
   });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * What Node's parser refuses before any listener runs (garbage request lines, oversized headers, bad
+ * framing, unknown methods) gets the same JSON error shape as everything else, then the socket closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent: boolean } }): void {
+  // As Node's own handler does: answer unless a response on this socket has started (`_httpMessage` is
+  // the in-flight one), then destroy the socket: a half-closed one stays open while a slowloris trickles.
+  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+    const body = JSON.stringify({ error: message });
+    socket.write(
+      `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId(undefined)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** `http://host:port` of a listening server. */

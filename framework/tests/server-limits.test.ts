@@ -40,6 +40,7 @@ describe('server limits', () => {
   it('answers a URL over 16 KiB with 431 and stays up', async () => {
     const { text } = await raw(port, `GET /ping?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     assert.match(text, /^HTTP\/1\.1 431/);
+    assert.match(text, /content-type: application\/json; charset=utf-8\r\n[^]*\r\n\r\n\{"error":"Request Header Fields Too Large"\}$/i);
     assert.equal((await fetch(`${serverUrl(server)}/ping`)).status, 200);
   });
 
@@ -49,7 +50,7 @@ describe('server limits', () => {
   });
 
   it('answers a garbage request line and conflicting Content-Length with 400', async () => {
-    assert.match((await raw(port, 'HELLO THERE\r\n\r\n')).text, /^HTTP\/1\.1 400/);
+    assert.match((await raw(port, 'HELLO THERE\r\n\r\n')).text, /^HTTP\/1\.1 400 Bad Request\r\n[^]*\{"error":"Bad Request"\}$/);
     const conflicting = 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 10\r\n\r\n{}';
     assert.match((await raw(port, conflicting)).text, /^HTTP\/1\.1 400/);
     assert.equal((await fetch(`${serverUrl(server)}/ping`)).status, 200);
@@ -69,7 +70,7 @@ describe('server limits', () => {
 
   it('answers a body slower than requestTimeout with 408', async () => {
     const { text } = await raw(port, 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":', 3_000);
-    assert.match(text, /^HTTP\/1\.1 408/);
+    assert.match(text, /^HTTP\/1\.1 408[^]*\{"error":"Request Timeout"\}$/);
   });
 });
 
