@@ -1,0 +1,43 @@
+// `npm run reliability`: the hardening figures on a fresh sample project started by `trellis run`.
+// Prints a markdown table (pasted into the README's reliability section). Takes about a minute.
+import { createSampleProject, runProject } from '../support/sample-server';
+import { addSlowRouter, shutdown } from './shutdown';
+import { slowloris } from './slowloris';
+import { soak } from './soak';
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function main(): Promise<void> {
+  const project = createSampleProject();
+  addSlowRouter(project.dir);
+  try {
+    const app = await runProject(project.dir);
+    const s = await soak(app);
+    const l = await slowloris(app);
+    await app.stop();
+    const g = await shutdown(project.dir);
+    const rows = [
+      ['soak: requests / concurrency / malformed share', `${s.requests} / ${s.concurrency} / ${fmt(s.malformedShare * 100, 0)} %`, ''],
+      ['soak: 5xx responses', String(s.fiveXX), '0'],
+      ['soak: connection errors on valid requests', String(s.validConnectionErrors), '0'],
+      ['soak: responses with an unexpected status', String(s.unexpectedStatuses), '0'],
+      ['soak: RSS at 10k -> 100k requests', `${fmt(s.rssAt10k)} -> ${fmt(s.rssAt100k)} MiB (${fmt(s.rssAt100k - s.rssAt10k)} MiB)`, '< 30 MiB growth'],
+      ['soak: duration', `${fmt(s.seconds)} s (${Math.round(s.requests / s.seconds)} req/s incl. the client)`, ''],
+      ['shutdown: in flight at SIGTERM -> completed with 200', `${g.inFlight} -> ${g.completedWith200}`, 'all'],
+      ['shutdown: new connection after SIGTERM refused', String(g.refusedAfterSignal), 'true'],
+      ['shutdown: exit code, time from SIGTERM to exit', `${g.exitCode}, ${fmt(g.secondsToExit, 2)} s`, '0, < 10 s'],
+      ['slowloris: sockets trickling headers', String(l.sockets), ''],
+      ['slowloris: normal client p99, baseline -> under attack', `${fmt(l.baselineP99, 2)} -> ${fmt(l.underAttackP99, 2)} ms`, '< 2x baseline'],
+      ['slowloris: all closed (headersTimeout 30 s, checked every 1 s)', `${l.allClosed}, the last ${fmt(l.secondsToCloseAll)} s after opening`, 'true'],
+    ];
+    console.log('| figure | measured | target |\n|---|---|---|');
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  } finally {
+    project.remove();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
