@@ -1,0 +1,31 @@
+import { Get, Injectable, router } from 'trellis';
+import { Header } from 'trellis/param';
+import { RequireToken } from '../middleware/require_token';
+import { ProductService } from '../services/product_service';
+import { TaskService } from '../services/task_service';
+import { UserService } from '../services/user_service';
+
+/** Admin endpoints, behind router-scoped middleware: every request needs the Bearer token from config.yaml. */
+@Injectable()
+export class AdminRouter extends router('/admin') {
+  constructor(
+    private readonly tasks: TaskService,
+    private readonly products: ProductService,
+    private readonly users: UserService,
+  ) {
+    super();
+    this.addMiddleware(RequireToken);
+  }
+
+  /** How many tasks, products and users the app holds; the services are the same instances the other routers use. */
+  @Get('/stats')
+  stats() {
+    return { tasks: this.tasks.count(), products: this.products.count(), users: this.users.count() };
+  }
+
+  /** Echoes the caller's `User-Agent` header (`unknown` when it is absent). */
+  @Get('/whoami')
+  whoami(@Header('User-Agent', { default: 'unknown' }) userAgent: string) {
+    return { user_agent: userAgent };
+  }
+}

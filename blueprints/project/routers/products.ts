@@ -1,0 +1,87 @@
+import { IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, MaxLength } from 'class-validator';
+import { Get, HTTPException, Injectable, Post, router } from 'trellis';
+import { Body, Int, Path, Query } from 'trellis/param';
+import { paginate, ProductService, type Product } from '../services/product_service';
+
+/** The body of `POST /products` (and each item of `POST /products/batch`). */
+export class ProductIn {
+  @IsString()
+  @Length(1, 100)
+  name!: string;
+
+  @IsNumber()
+  @IsPositive()
+  price!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description: string | null = null;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tags: string[] = [];
+}
+
+/** A catalogue: query parameters with types and defaults, validated bodies, a batch endpoint. */
+@Injectable()
+export class ProductRouter extends router('/products') {
+  constructor(private readonly products: ProductService) {
+    super();
+  }
+
+  /** Lists products, a page at a time; `category` keeps the products tagged with it. */
+  @Get()
+  list(
+    @Query('page', { type: Int, default: 1 }) page: number,
+    @Query('limit', { type: Int, default: 10 }) limit: number,
+    @Query('category', { default: null }) category: string | null,
+  ) {
+    checkPage(page, limit);
+    const items = paginate(this.products.search({ category }), page, limit);
+    return { query: { page, limit, category }, items };
+  }
+
+  /** Searches product names for `q`, with optional category and price range, sorted by `name` or `price`. */
+  @Get('/search')
+  search(
+    @Query('q') q: string,
+    @Query('category', { default: null }) category: string | null,
+    @Query('min_price', { type: Number, default: null }) minPrice: number | null,
+    @Query('max_price', { type: Number, default: null }) maxPrice: number | null,
+    @Query('sort', { default: 'name' }) sort: string,
+    @Query('page', { type: Int, default: 1 }) page: number,
+    @Query('limit', { type: Int, default: 20 }) limit: number,
+  ) {
+    if (sort !== 'name' && sort !== 'price') throw new HTTPException(400, 'sort must be "name" or "price"');
+    checkPage(page, limit);
+    const found = this.products.search({ q, category, minPrice, maxPrice, sort });
+    const query = { q, category, min_price: minPrice, max_price: maxPrice, sort, page, limit };
+    return { query, items: paginate(found, page, limit) };
+  }
+
+  /** Adds a product and answers 201 with it. */
+  @Post('/', { status: 201 })
+  create(@Body() body: ProductIn): Product {
+    return this.products.add(body);
+  }
+
+  /** Adds several products at once; every item is validated before any is added. */
+  @Post('/batch', { status: 201 })
+  createMany(@Body({ type: ProductIn }) items: ProductIn[]): Product[] {
+    return items.map((item) => this.products.add(item));
+  }
+
+  /** Returns one product; 404 when no product has this id. */
+  @Get('/{product_id}')
+  one(@Path('product_id', { type: Int }) productId: number): Product {
+    const product = this.products.get(productId);
+    if (!product) throw new HTTPException(404, `Product ${productId} not found`);
+    return product;
+  }
+}
+
+function checkPage(page: number, limit: number): void {
+  if (page < 1 || limit < 1) throw new HTTPException(400, 'page and limit start at 1');
+}

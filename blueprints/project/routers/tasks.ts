@@ -1,0 +1,65 @@
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { Delete, Get, HTTPException, Injectable, Post, Put, router } from 'trellis';
+import { Body, Int, Path } from 'trellis/param';
+import { TaskService, type Task } from '../services/task_service';
+
+/** The body of `POST /tasks` and `PUT /tasks/{task_id}`. Every field needs a validation decorator. */
+export class TaskIn {
+  @IsString()
+  title!: string;
+
+  @IsOptional()
+  @IsString()
+  description: string = '';
+
+  @IsOptional()
+  @IsBoolean()
+  completed: boolean = false;
+}
+
+/** A to-do list: create, read, replace and delete tasks. The tasks live in `TaskService`. */
+@Injectable()
+export class TaskRouter extends router('/tasks') {
+  constructor(private readonly tasks: TaskService) {
+    super();
+  }
+
+  /** Lists every task, oldest first. */
+  @Get()
+  list(): Task[] {
+    return this.tasks.all();
+  }
+
+  /** Returns one task; 404 when no task has this id. */
+  @Get('/{task_id}')
+  one(@Path('task_id', { type: Int }) taskId: number): Task {
+    const task = this.tasks.get(taskId);
+    if (!task) throw notFound(taskId);
+    return task;
+  }
+
+  /** Creates a task and answers 201 with it, including its new id. */
+  @Post('/', { status: 201 })
+  create(@Body() body: TaskIn): Task {
+    return this.tasks.add(body);
+  }
+
+  /** Replaces a task's title, description and completed flag; 404 when no task has this id. */
+  @Put('/{task_id}')
+  replace(@Path('task_id', { type: Int }) taskId: number, @Body() body: TaskIn): Task {
+    const task = this.tasks.replace(taskId, body);
+    if (!task) throw notFound(taskId);
+    return task;
+  }
+
+  /** Deletes a task; its id is not given out again. 404 when no task has this id. */
+  @Delete('/{task_id}')
+  remove(@Path('task_id', { type: Int }) taskId: number): { message: string } {
+    if (!this.tasks.delete(taskId)) throw notFound(taskId);
+    return { message: `Task ${taskId} deleted` };
+  }
+}
+
+function notFound(taskId: number): HTTPException {
+  return new HTTPException(404, `Task ${taskId} not found`);
+}

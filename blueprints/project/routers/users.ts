@@ -1,0 +1,47 @@
+import { IsEmail, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { Get, HTTPException, Injectable, Post, router } from 'trellis';
+import { Body, Int, Path } from 'trellis/param';
+import { UserService, type User } from '../services/user_service';
+
+/** The body of `POST /users`. */
+export class UserIn {
+  @IsString()
+  @Length(1, 100)
+  name!: string;
+
+  @IsEmail()
+  email!: string;
+
+  @IsInt()
+  @Min(13)
+  @Max(120)
+  age!: number;
+}
+
+/** Users: a validated body, and a literal path (`/users/me`) next to a parametrised one. */
+@Injectable()
+export class UserRouter extends router('/users') {
+  constructor(private readonly users: UserService) {
+    super();
+  }
+
+  /** Registers a user and answers 201 with it. */
+  @Post('/', { status: 201 })
+  create(@Body() body: UserIn): User {
+    return this.users.add(body);
+  }
+
+  /** The current user. A literal path is matched before `/users/{user_id}`, wherever it is declared. */
+  @Get('/me')
+  me() {
+    return { user: 'me', description: 'the signed-in user would be returned here' };
+  }
+
+  /** Returns one user; 404 when no user has this id. */
+  @Get('/{user_id}')
+  one(@Path('user_id', { type: Int }) userId: number): User {
+    const user = this.users.get(userId);
+    if (!user) throw new HTTPException(404, `User ${userId} not found`);
+    return user;
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { planBlueprint } from './blueprint';
+import { isExcluded } from './examples';
+import { runBlueprint, type WrittenFile } from './plop-runner';
+import { projectData, type ProjectOptions } from './project-data';
+import { removedOnSignal } from './signal-cleanup';
+import { checkTarget, moveIntoPlace } from './target';
+
+export interface CreateRequest extends ProjectOptions {
+  /** The folder the project folder is created in. */
+  cwd: string;
+  /** Write into an existing non-empty folder, replacing the files the blueprint has. */
+  force?: boolean;
+  /** Render (in the system temp folder), report the files, write nothing near the target. */
+  dryRun?: boolean;
+}
+
+export interface CreateResult {
+  /** Absolute path of the project folder. */
+  root: string;
+  /** Every file, relative to `root`, in blueprint order. */
+  files: WrittenFile[];
+}
+
+/**
+ * Renders the sample project into a temporary sibling of `<cwd>/<name>` and renames it into place, so a
+ * failure leaves no half-made project. Bad names and non-empty targets (without `force`) are refused
+ * before anything is written.
+ *
+ * @example
+ * ```ts
+ * const { root, files } = await createProject({ cwd: process.cwd(), name: 'demo', title: 'Demo API',
+ *   description: 'Demo', port: 8000, examples: resolveExamples([]) });
+ * ```
+ */
+export async function createProject(request: CreateRequest): Promise<CreateResult> {
+  const root = checkTarget(request.cwd, request.name, request.force);
+  const files = planBlueprint('project').filter((file) => !isExcluded(file.target, request.examples));
+  const data = projectData(request);
+  const staging = mkdtempSync(request.dryRun ? join(tmpdir(), 'trellis-') : join(dirname(root), `.${request.name}-trellis-`));
+  try {
+    return await removedOnSignal(staging, async () => {
+      const written = await runBlueprint('project', files, data, staging);
+      if (!request.dryRun) {
+        checkTarget(request.cwd, request.name, request.force); // the folder may have appeared while rendering
+        moveIntoPlace(staging, root, written);
+      }
+      return { root, files: written };
+    });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,15 @@
+import { dirname, join, resolve } from 'node:path';
+
+/** The installed trellis package: the CLI runs from its TypeScript sources, so this is the repository root. */
+export const packageRoot = resolve(__dirname, '..');
+
+/** Where the blueprints (plain project files) live. */
+export const blueprintsDir = join(packageRoot, 'blueprints');
+
+/** The framework sources a generated project's `tsconfig.json` points editors at. */
+export const frameworkDir = join(packageRoot, 'framework');
+
+/** The folder of an installed package as this CLI resolves it (hoisted or nested, whichever npm chose). */
+export function packageDir(name: string): string {
+  return dirname(require.resolve(`${name}/package.json`, { paths: [packageRoot] }));
+}
