@@ -10,4 +10,6 @@ for (const stream of [process.stdout, process.stderr]) {
 require('../register.js');
 require('../cli/main.ts')
   .main(process.argv.slice(2))
-  .then((code) => { process.exitCode = code; });
+  // Exit when the command is done, even if project code loaded by run/doctor left a timer or socket open
+  // (stdout and stderr writes are synchronous for files, pipes and terminals, so nothing is lost).
+  .then((code) => process.exit(code));

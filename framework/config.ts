@@ -62,7 +62,10 @@ function frozenCopy(value: unknown): unknown {
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = frozenCopy(item);
+    // defineProperty, not assignment: a `__proto__` key from a file stays a plain key.
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(copy, key, { value: frozenCopy(item), enumerable: true });
+    }
     return Object.freeze(copy);
   }
   return value;

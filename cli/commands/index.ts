@@ -1,4 +1,9 @@
 import type { Command } from 'commander';
+import { registerDoctor } from './doctor';
+import { registerRun } from './run';
+import { registerTest } from './test';
+import { registerCreate } from './create';
+import { registerAdd } from './add';
 
 /** Every command, in `--help` order; each module adds itself to the program. */
-export const commands: Array<(program: Command) => void> = [];
+export const commands: Array<(program: Command) => void> = [registerCreate, registerAdd, registerRun, registerDoctor, registerTest];

@@ -1,0 +1,64 @@
+'use strict';
+// The servers compared: each is a command line that listens on 127.0.0.1:<port> and serves the four endpoints.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const app = (file) => path.join('bench', 'apps', file);
+const node = (...args) => () => [process.execPath, ...args];
+const ts = (file) => node('-r', './register.js', app(file));
+
+function versionOf(name) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * @typedef {object} Contender
+ * @property {string} id
+ * @property {string} [label]
+ * @property {(port: number) => string[]} command argv of a server listening on 127.0.0.1:port
+ * @property {Record<string, string>} [env]
+ * @property {string} [note] a behaviour of the contender that shows in its numbers
+ */
+
+/**
+ * Every contender: `id` (for --only), `label` (for the report), `command(port)` (argv; PORT is also in
+ * the environment). `sampleDir` is the project made by `trellis create` for the `trellis run` contender,
+ * or undefined when the CLI cannot make one (the contender is then left out, and the report says why).
+ * @param {string} [sampleDir]
+ * @returns {Contender[]}
+ */
+function contenders(sampleDir) {
+  const list = [
+    { id: 'raw', label: 'raw node:http', command: node(app('raw.js')) },
+    { id: 'express', label: `Express ${versionOf('express')}`, command: node(app('express.js')) },
+    { id: 'fastify', label: `Fastify ${versionOf('fastify')}`, command: node(app('fastify.js')) },
+    { id: 'hono', label: `Hono ${versionOf('hono')}`, command: node(app('hono.js')) },
+    {
+      id: 'routing-controllers',
+      label: `routing-controllers ${versionOf('routing-controllers')}`,
+      command: ts('routing-controllers.ts'),
+      note:
+        'after answering 400 to an invalid body it passes the error on to Express 5, whose final handler logs the ' +
+        'stack to stderr and closes the connection (wrk counts a read error per request; each one reconnects)',
+    },
+    { id: 'nest', label: `NestJS ${versionOf('@nestjs/core')}`, command: ts('nest.ts') },
+    { id: 'trellis', label: 'trellis (BaseRouter)', command: ts('trellis.ts') },
+  ];
+  if (sampleDir) {
+    list.push({
+      id: 'trellis-run',
+      label: 'trellis run (sample)',
+      command: (port) => [process.execPath, 'bin/trellis.js', 'run', sampleDir, '--host', '127.0.0.1', '--port', String(port)],
+    });
+  }
+  return list;
+}
+
+const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-run'];
+
+module.exports = { contenders, ALL_IDS, versionOf };

@@ -1,0 +1,53 @@
+'use strict';
+// Command-line options of `npm run bench` and the settings of a full run and of a `--quick` smoke run.
+const path = require('node:path');
+
+const FULL = {
+  repetitions: 5,
+  warmupSeconds: 1,
+  measureSeconds: 3,
+  connections: 64,
+  coldStartRuns: 10,
+  memoryRequests: 100_000,
+  routeCounts: [10, 100, 1000],
+  createRuns: 5,
+};
+
+const QUICK = {
+  repetitions: 1,
+  warmupSeconds: 1,
+  measureSeconds: 1,
+  connections: 64,
+  coldStartRuns: 2,
+  memoryRequests: 10_000,
+  routeCounts: [10, 1000],
+  createRuns: 1,
+};
+
+const USAGE = `Usage: npm run bench -- [--quick] [--only a,b] [--out DIR]
+
+  --quick     smoke run: 1 repetition of 1 s per cell, few cold starts; written to bench/.quick/
+  --only      contenders to run, by id (raw, express, fastify, hono, routing-controllers, nest, trellis, trellis-run)
+  --out DIR   where RESULTS.md, results.json and results.svg go (default bench/, or bench/.quick/ with --quick)`;
+
+/** Parses argv; throws an Error with a one-line message for an unknown flag. */
+function parseOptions(argv) {
+  const options = { quick: false, only: undefined, out: undefined, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg === '--only' || arg === '--out') {
+      const value = argv[++i];
+      if (!value || value.startsWith('--')) throw new Error(`${arg} needs a value`);
+      if (arg === '--only') options.only = value.split(',').map((s) => s.trim()).filter(Boolean);
+      else options.out = path.resolve(value);
+    } else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  const benchDir = path.resolve(__dirname, '..');
+  options.out ??= options.quick ? path.join(benchDir, '.quick') : benchDir;
+  options.settings = options.quick ? QUICK : FULL;
+  return options;
+}
+
+module.exports = { parseOptions, USAGE, FULL, QUICK };

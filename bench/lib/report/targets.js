@@ -1,0 +1,66 @@
+'use strict';
+// The targets of the benchmark issue, evaluated on one run's medians.
+const { ENDPOINTS } = require('../endpoints');
+const { ratio } = require('../stats');
+
+const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/**
+ * `[{ figure, target, measured, met, byCpu }]`; `met` is null when the figure could not be measured.
+ * `byCpu` gives throughput ratios again from server CPU time per request (B's µs / A's µs for "A / B"),
+ * which CPU steal does not distort; the targets themselves are judged on req/s, as the issue states them.
+ */
+function evaluateTargets(results) {
+  const cell = (id, endpoint) => results.throughput?.[id]?.[endpoint];
+  const rps = (id, endpoint) => cell(id, endpoint)?.rps.median;
+  const cpu = (id, endpoint) => cell(id, endpoint)?.cpuUs?.median;
+  const speed = (a, b, endpoint) => ({ rps: ratio(rps(a, endpoint), rps(b, endpoint)), cpu: ratio(cpu(b, endpoint), cpu(a, endpoint)) });
+  const row = (figure, target, value, test, detail = fmt(value), byCpu = '') => ({
+    figure,
+    target,
+    measured: detail,
+    met: Number.isFinite(value) ? test(value) : null,
+    byCpu,
+  });
+  const rows = [];
+
+  const get = speed('trellis', 'raw', 'get-task');
+  rows.push(row('GET /tasks/1, trellis programmatic / raw node:http', '>= 0.60', get.rps, (v) => v >= 0.6, fmt(get.rps), fmt(get.cpu)));
+  const post = speed('trellis', 'raw', 'post-task');
+  rows.push(row('POST /tasks with validation, trellis / raw', '>= 0.40', post.rps, (v) => v >= 0.4, fmt(post.rps), fmt(post.cpu)));
+
+  const lowest = (a, b) => {
+    const ratios = ENDPOINTS.map((e) => speed(a, b, e.id));
+    const min = Math.min(...ratios.map((r) => r.rps));
+    return { min, detail: perEndpoint(ratios.map((r) => r.rps), min), byCpu: perEndpoint(ratios.map((r) => r.cpu), Math.min(...ratios.map((r) => r.cpu))) };
+  };
+  const run = lowest('trellis-run', 'trellis');
+  rows.push(row('trellis via `trellis run` / trellis programmatic (lowest endpoint)', '>= 0.95', run.min, (v) => v >= 0.95, run.detail, run.byCpu));
+
+  for (const peer of ['routing-controllers', 'nest']) {
+    const r = lowest('trellis', peer);
+    rows.push(row(`trellis / ${peer === 'nest' ? 'NestJS' : peer} (lowest endpoint)`, '>= 4', r.min, (v) => v >= 4, r.detail, r.byCpu));
+  }
+
+  const counts = Object.keys(results.scaling ?? {}).map(Number);
+  const most = Math.max(...counts);
+  const least = Math.min(...counts);
+  const scale = ratio(results.scaling?.[most]?.rps.median, results.scaling?.[least]?.rps.median);
+  rows.push(row(`GET with ${most.toLocaleString('en-US')} routes / with ${least} routes`, '>= 0.90', counts.length > 1 ? scale : NaN, (v) => v >= 0.9));
+
+  const cold = ratio(results.coldStart?.['trellis-run']?.median, results.coldStart?.express?.median);
+  rows.push(row('cold start `trellis run` (sample) / bare Express 5', '<= 2.0', cold, (v) => v <= 2));
+
+  const growth = ['trellis', 'trellis-run'].map((id) => results.memory?.[id]?.growthMB).filter(Number.isFinite);
+  const worst = growth.length ? Math.max(...growth) : NaN;
+  const requests = (results.settings?.memoryRequests ?? 0).toLocaleString('en-US');
+  rows.push(row(`RSS growth over ${requests} requests after warm-up, trellis (worst of both)`, '< 20 MB', worst, (v) => v < 20, `${fmt(worst, 1)} MB`));
+  return rows;
+}
+
+function perEndpoint(ratios, min) {
+  if (!Number.isFinite(min)) return 'n/a';
+  return `${fmt(min)} (${ENDPOINTS.map((e, i) => `${e.id} ${fmt(ratios[i])}`).join(', ')})`;
+}
+
+module.exports = { evaluateTargets, fmt };

@@ -1,0 +1,145 @@
+'use strict';
+// The harness's own checks (not part of `npm test`; run with `node --test bench/tests/`): parsing wrk,
+// statistics, targets, and the Markdown and SVG reports of a made-up run.
+const assert = require('node:assert/strict');
+const { describe, it } = require('node:test');
+const { parseWrk } = require('../lib/wrk');
+const { median, summarize, rotate, ratio } = require('../lib/stats');
+const { evaluateTargets } = require('../lib/report/targets');
+const { renderMarkdown } = require('../lib/report/markdown');
+const { renderChart } = require('../lib/report/chart');
+
+const WRK_OUTPUT = `Running 1s test @ http://127.0.0.1:9720/
+  1 threads and 8 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     1.56ms    3.51ms  30.39ms   93.43%
+    Req/Sec    14.11k    10.56k   26.04k    50.00%
+  Latency Distribution
+     50%  318.00us
+     75%    1.19ms
+     90%    3.70ms
+     99%   21.88ms
+  14068 requests in 1.00s, 5.53MB read
+  Socket errors: connect 0, read 3, write 0, timeout 2
+  Non-2xx or 3xx responses: 14068
+Requests/sec:  14042.16
+Transfer/sec:      5.52MB
+`;
+
+describe('wrk output', () => {
+  it('reads throughput, latency percentiles in ms, status and socket error counts', () => {
+    assert.deepEqual(parseWrk(WRK_OUTPUT), {
+      requestsPerSecond: 14042.16,
+      requests: 14068,
+      p50: 0.318,
+      p99: 21.88,
+      non2xx: 14068,
+      socketErrors: 5,
+    });
+  });
+
+  it('reads seconds and counts a run without errors as zero', () => {
+    const text = WRK_OUTPUT.replace('21.88ms', '1.20s').replace(/ {2}Socket errors.*\n {2}Non-2xx.*\n/, '');
+    const parsed = parseWrk(text);
+    assert.equal(parsed.p99, 1200);
+    assert.equal(parsed.non2xx, 0);
+    assert.equal(parsed.socketErrors, 0);
+  });
+});
+
+describe('statistics', () => {
+  it('takes the median of odd and even counts', () => {
+    assert.equal(median([5, 1, 3]), 3);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.deepEqual(summarize([3, 1, 2]), { median: 2, min: 1, max: 3, n: 3 });
+  });
+
+  it('rotates the order so each repetition starts elsewhere', () => {
+    assert.deepEqual(rotate(['a', 'b', 'c'], 4), ['b', 'c', 'a']);
+    assert.ok(Number.isNaN(ratio(1, 0)));
+  });
+});
+
+const s = (median, spread = 0.1) => ({ median, min: median * (1 - spread), max: median * (1 + spread), n: 5 });
+const cell = (rps) => ({ rps: s(rps), p50: s(1), p99: s(5), cpuUs: s(1e6 / rps), peakMB: s(80), wrong: 0, socketErrors: 0 });
+const RATES = {
+  raw: 40000,
+  express: 5000,
+  'routing-controllers': 2500,
+  nest: 3000,
+  trellis: 26000,
+  'trellis-run': 25000,
+};
+const LABELS = { raw: 'raw node:http', express: 'Express 5.3.0', 'routing-controllers': 'routing-controllers 0.11.3', nest: 'NestJS 11', trellis: 'trellis (BaseRouter)', 'trellis-run': 'trellis run (sample)' };
+
+function madeUpRun() {
+  const throughput = {};
+  for (const [id, rps] of Object.entries(RATES)) {
+    throughput[id] = { 'get-task': cell(rps), search: cell(rps * 0.9), 'post-task': cell(rps * 0.5), 'post-invalid': cell(rps * 0.6) };
+  }
+  throughput.trellis['post-task'] = cell(RATES.raw * 0.5 * 0.3); // POST trellis / raw = 0.30: missed
+  return {
+    date: '2026-01-02T03:04:05.000Z',
+    quick: false,
+    durationSeconds: 1100,
+    settings: { repetitions: 5, warmupSeconds: 1, measureSeconds: 3, connections: 64, coldStartRuns: 10, memoryRequests: 100000 },
+    machine: { cpu: 'Test CPU', cores: 2, memoryGiB: 8, platform: 'Linux', node: 'v20', pinned: true },
+    contenders: Object.keys(RATES).map((id) => ({ id, label: LABELS[id] })),
+    leftOut: [{ id: 'hono', reason: 'GET /tasks/1: got 500 <html>' }],
+    throughput,
+    coldStart: { express: s(150), 'trellis-run': s(450) },
+    scaling: { 10: { path: '/resource0/7', rps: s(30000), p99: s(4) }, 1000: { path: '/resource50/7', rps: s(28500), p99: s(4.4) } },
+    memory: { trellis: { idleMB: 100, warmMB: 130, afterMB: 135, growthMB: 5, growthFromIdleMB: 35, peakMB: 140 } },
+    create: s(900),
+  };
+}
+
+describe('targets', () => {
+  it('evaluates each target of the issue on the medians, n/a where a figure is missing', () => {
+    const rows = Object.fromEntries(evaluateTargets(madeUpRun()).map((t) => [t.figure.split(',')[0].split(' (')[0], t]));
+    assert.equal(rows['GET /tasks/1'].measured, '0.65');
+    assert.equal(rows['GET /tasks/1'].met, true);
+    assert.equal(rows['GET /tasks/1'].byCpu, '0.65'); // made-up CPU time is 1/rps, so both ratios agree
+    assert.equal(rows['POST /tasks with validation'].measured, '0.30');
+    assert.equal(rows['POST /tasks with validation'].met, false);
+    assert.equal(rows['trellis via `trellis run` / trellis programmatic'].met, true);
+    assert.equal(rows['trellis / NestJS'].measured, '4.00 (get-task 8.67, search 8.67, post-task 4.00, post-invalid 8.67)');
+    assert.equal(rows['trellis / NestJS'].met, true); // the bound is inclusive
+    assert.equal(rows['GET with 1'].measured, '0.95');
+    assert.equal(rows['cold start `trellis run`'].met, false);
+    assert.equal(rows['RSS growth over 100'].measured, '5.0 MB');
+    assert.equal(rows['RSS growth over 100'].met, true);
+
+    const partial = { ...madeUpRun(), coldStart: undefined, memory: {} };
+    const byFigure = evaluateTargets(partial);
+    assert.equal(byFigure.find((t) => t.figure.startsWith('cold start')).met, null);
+    assert.equal(byFigure.find((t) => t.figure.startsWith('RSS')).measured, 'n/a MB');
+  });
+});
+
+describe('reports', () => {
+  it('writes every table of the run to Markdown, with ratios and left-out contenders', () => {
+    const text = renderMarkdown(madeUpRun());
+    assert.match(text, /^# Benchmark results/);
+    assert.match(text, /!\[req\/s per contender and endpoint\]\(results\.svg\)/);
+    assert.match(text, /\| trellis \(BaseRouter\) \| 26,000 \(23,400–28,600\) \| 0\.65 \| 5\.20 \|/);
+    assert.match(text, /\| POST \/tasks with validation, trellis \/ raw \| >= 0\.40 \| 0\.30 \| \*\*missed\*\* \| 0\.30 \|/);
+    assert.match(text, /## Cold start[\s\S]*\| trellis run \(sample\) \| 450 \(405–495\) \| 3\.00 \|/);
+    assert.match(text, /## Route-count scaling[\s\S]*\| 1,000 \| `GET \/resource50\/7` \| 28,500/);
+    assert.match(text, /## Memory[\s\S]*\| trellis \(BaseRouter\) \| 100\.0 \| 130\.0 \| 135\.0 \| 5\.0 \| 35\.0 \| 140\.0 \|/);
+    assert.match(text, /- hono: GET \/tasks\/1: got 500 <html>/);
+  });
+
+  it('draws one bar per contender and endpoint with its ratio to raw, escaping text', () => {
+    const run = madeUpRun();
+    run.contenders[1].label = 'Express & co <5>';
+    const svg = renderChart(run);
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.equal((svg.match(/<rect x=/g) ?? []).length, 4 * 6);
+    assert.match(svg, /26,000 req\/s · 0\.65× raw/);
+    assert.match(svg, /Express &amp; co &lt;5&gt;/);
+    assert.doesNotMatch(svg, /NaN|undefined/);
+    assert.equal((svg.match(/<text/g) ?? []).length, (svg.match(/<\/text>/g) ?? []).length);
+    assert.ok(svg.trimEnd().endsWith('</svg>'));
+  });
+});

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error';
+import { analyse } from '../doctor/analyse';
+import { formatText } from '../doctor/format-text';
+import { messages } from '../messages';
+
+/** `trellis doctor <path> [--json]`: exit 1 when it finds an error. */
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description(messages.doctor.description)
+    .argument('[path]', 'the project folder', '.')
+    .option('--json', 'print the report as JSON')
+    .action(async (path: string, flags: { json?: boolean }) => {
+      const report = await analyse(path);
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
+      if (report.errors.length) throw new CliError(messages.doctor.failed(report.errors.length));
+    });
+}

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { hostCheck, portCheck } from '../project/config-schema';
+import { superviseReload } from '../project/reload';
+import { serve } from '../project/serve';
+import { runWorkers } from '../project/workers';
+
+interface RunFlags {
+  host?: string;
+  port?: string;
+  reload?: boolean;
+  workers?: string;
+}
+
+/** `trellis run <path> [--host] [--port] [--reload] [--workers N]` */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description(messages.run.description)
+    .argument('[path]', 'the project folder', '.')
+    .option('--host <host>', 'address to listen on (default: config.yaml server.host, else localhost)')
+    .option('--port <port>', 'port to listen on; 0 picks a free one (default: config.yaml server.port, else 8000)')
+    .option('--reload', 'restart when a project file changes')
+    .option('--workers <n>', 'processes sharing the port (node:cluster)', '1')
+    .action(async (path: string, flags: RunFlags) => {
+      const host = flags.host === undefined ? undefined : parseHost(flags.host);
+      const port = flags.port === undefined ? undefined : parsePort(flags.port);
+      const workers = parseWorkers(flags.workers ?? '1');
+      if (flags.reload) return superviseReload(path, { host, port, workers });
+      if (workers > 1) return runWorkers(path, workers, { host, port });
+      return serve(path, { host, port });
+    });
+}
+
+function parsePort(text: string): number {
+  const port = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (portCheck(port)) throw new CliError(messages.run.badPort(text));
+  return port;
+}
+
+function parseHost(text: string): string {
+  if (hostCheck(text)) throw new CliError(messages.run.badHost(text));
+  return text;
+}
+
+function parseWorkers(text: string): number {
+  const workers = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(workers >= 1 && workers <= 256)) throw new CliError(messages.run.badWorkers(text));
+  return workers;
+}

@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import type { BaseRouter, Middleware, RouteInfo } from '../../framework/index';
+import type { Class } from '../../framework/metadata';
+import { createApp, globalMiddleware } from '../project/assemble';
+import { mountAssets } from '../project/assets';
+import { CONFIG_FILE } from '../project/config';
+import { discover, type Discovery } from '../project/discover';
+import { configProblems, openProject, type Project } from '../project/project';
+import { classLine } from '../project/source-lines';
+import { duplicateRoutes } from './checks/duplicates';
+import { missingFiles } from './checks/files';
+import { unvalidatedModels } from './checks/models';
+import { checkOpenApi } from './checks/openapi';
+import { unboundParams } from './checks/params';
+import { shadowedRoutes } from './checks/shadowing';
+import { unusedClasses } from './checks/usage';
+import { errorAt, type DoctorReport, type Finding, type RouteRow } from './report';
+import { routesByRouter, type RouterRoutes } from './routes';
+
+/**
+ * `trellis doctor`: everything `run` would check and more, without starting a server. Keeps going after
+ * a problem so one run reports as much as it can.
+ */
+export async function analyse(path: string): Promise<DoctorReport> {
+  const project = openProject(path);
+  const errors: Finding[] = configProblems(project).map((problem) => errorAt(problem, 'config'));
+  const discovery = discover(project.dir);
+  errors.push(...discovery.failures.map((problem) => errorAt(problem, 'load')));
+  const middleware = globalMiddleware(project, discovery);
+  errors.push(...middleware.problems.map((problem) => errorAt(problem, 'config')));
+
+  const { routers, findings } = routesByRouter(project, discovery);
+  errors.push(...findings);
+  const routes = routers.flatMap((router) => router.routes);
+  const rows = routers.flatMap((router) => router.rows);
+  const pairs = routers.flatMap((router) => router.routes.map((route, i): [RouteInfo, RouteRow] => [route, router.rows[i]]));
+  errors.push(...duplicateRoutes(rows), ...unboundParams(pairs));
+
+  const warnings: Finding[] = [
+    ...shadowedRoutes(rows),
+    ...unvalidatedModels(project.dir, routes, discovery.models),
+    ...unusedClasses(project.dir, discovery, middleware.classes, routes),
+    ...missingFiles(project),
+  ];
+
+  const app = fullApp(project, discovery, middleware.classes, routers, errors);
+  const openapi = await checkOpenApi(app);
+  errors.push(...openapi.findings);
+
+  return {
+    project: project.display,
+    config: project.config.file ? CONFIG_FILE : null,
+    routers: routers.map((router) => ({
+      name: router.found.cls.name,
+      file: router.found.file,
+      line: classLine(join(project.dir, router.found.file), router.found.cls.name),
+      routes: router.routes.length,
+      rejected: router.rejected,
+    })),
+    routes: rows,
+    errors,
+    warnings,
+    openapi: openapi.result,
+    summary: { routers: routers.length, routes: rows.length, errors: errors.length, warnings: warnings.length },
+  };
+}
+
+/**
+ * The whole app as `run` would serve it, from the routers already built (a router whose routes clash
+ * with earlier ones is left out: that clash is reported already). Compiling it surfaces middleware and
+ * dependency errors; undefined when it cannot be built.
+ */
+function fullApp(
+  project: Project,
+  discovery: Discovery,
+  middleware: Array<Class<Middleware>>,
+  routers: RouterRoutes[],
+  errors: Finding[],
+): BaseRouter | undefined {
+  try {
+    const app = createApp(project, discovery, middleware, { logger: { error: () => {} } });
+    for (const router of routers) {
+      if (!router.instance) continue;
+      try {
+        app.includeRouter(router.instance);
+      } catch {
+        // a duplicate route, reported by duplicateRoutes
+      }
+    }
+    mountAssets(app, project);
+    void app.handler;
+    return app;
+  } catch (error) {
+    errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });
+    return undefined;
+  }
+}

@@ -1,0 +1,30 @@
+import { TrellisError } from '../../../framework/index';
+import type { Finding, RouteRow } from '../report';
+
+const shape = (path: string) => path.replace(/\{[^{}]*\}/g, '{}');
+
+/**
+ * Routes of different routers with the same method and path (parameter names aside): the framework
+ * refuses to start with them (TRELLIS_ERR_DUPLICATE_ROUTE). Every clash is reported, naming both handlers.
+ */
+export function duplicateRoutes(rows: RouteRow[]): Finding[] {
+  const first = new Map<string, RouteRow>();
+  const findings: Finding[] = [];
+  for (const row of rows) {
+    const key = `${row.method} ${shape(row.path)}`;
+    const earlier = first.get(key);
+    if (!earlier) {
+      first.set(key, row);
+      continue;
+    }
+    const error = new TrellisError('TRELLIS_ERR_DUPLICATE_ROUTE', `${row.method} ${row.path}`, earlier.handler, row.handler);
+    findings.push({
+      severity: 'error',
+      code: error.code,
+      message: `${error.message} (${earlier.file}:${earlier.line} and ${row.file}:${row.line})`,
+      file: row.file,
+      line: row.line,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,56 @@
+import type { Problem } from '../project/problem';
+
+export type Severity = 'error' | 'warning';
+
+/** One thing doctor found: `code` is the framework's (`TRELLIS_ERR_...`) or doctor's own (`shadowed-route`). */
+export interface Finding extends Partial<Problem> {
+  severity: Severity;
+  code: string;
+  message: string;
+}
+
+/** A row of the route table. */
+export interface RouteRow {
+  method: string;
+  path: string;
+  /** `TaskRouter.list` */
+  handler: string;
+  /** Relative to the project, with `/`. */
+  file: string;
+  line: number;
+}
+
+export interface RouterRow {
+  name: string;
+  file: string;
+  line: number;
+  routes: number;
+  /** The framework refused to include it (the reason is among the errors). */
+  rejected: boolean;
+}
+
+export interface OpenApiResult {
+  /** False when the framework cannot produce a document (no `app.openapi()`), or the app could not be built. */
+  checked: boolean;
+  valid?: boolean;
+  version?: string;
+  operations?: number;
+}
+
+/** Everything `trellis doctor` reports; `--json` prints it as is. */
+export interface DoctorReport {
+  project: string;
+  /** Relative to the project; null without a config.yaml (defaults). */
+  config: string | null;
+  routers: RouterRow[];
+  routes: RouteRow[];
+  errors: Finding[];
+  warnings: Finding[];
+  openapi: OpenApiResult;
+  summary: { routers: number; routes: number; errors: number; warnings: number };
+}
+
+/** An error finding from a located problem. */
+export function errorAt(problem: Problem, code = problem.code ?? 'error'): Finding {
+  return { severity: 'error', ...problem, code };
+}

@@ -1,0 +1,55 @@
+import { join, relative, sep } from 'node:path';
+import type { RouteInfo } from '../../framework/index';
+import type { RouterBase } from '../../framework/router';
+import { createApp, includeRouter } from '../project/assemble';
+import type { Discovery, Found } from '../project/discover';
+import type { Project } from '../project/project';
+import { classLine, methodLine } from '../project/source-lines';
+import { errorAt, type Finding, type RouteRow } from './report';
+
+/** A discovered router and what the framework made of it. */
+export interface RouterRoutes {
+  found: Found<RouterBase>;
+  /** Empty when the framework rejected the router (see the findings). */
+  routes: readonly RouteInfo[];
+  /** The built router, reusable in a full app; undefined when rejected or without routes. */
+  instance?: RouterBase;
+  rejected: boolean;
+  rows: RouteRow[];
+}
+
+const silent = { error: () => {} };
+
+/**
+ * Includes each router in an app of its own (config and services provided), so one router's mistake
+ * neither hides another's routes nor counts as a clash with them. Rejections become error findings.
+ */
+export function routesByRouter(project: Project, discovery: Discovery): { routers: RouterRoutes[]; findings: Finding[] } {
+  const routers: RouterRoutes[] = [];
+  const findings: Finding[] = [];
+  for (const found of discovery.routers) {
+    const app = createApp(project, discovery, [], { logger: silent });
+    const problem = includeRouter(app, found, project.dir);
+    if (problem) {
+      findings.push(errorAt(problem));
+      routers.push({ found, routes: [], rows: [], rejected: true });
+      continue;
+    }
+    const routes = app.routes;
+    routers.push({ found, routes, instance: routes[0]?.router, rows: routes.map((route) => rowOf(project, found, route)), rejected: false });
+  }
+  return { routers, findings };
+}
+
+function rowOf(project: Project, found: Found<RouterBase>, route: RouteInfo): RouteRow {
+  const file = (route.source && inside(project.dir, route.source.file)) ?? found.file;
+  const absolute = join(project.dir, file);
+  const className = found.cls.name;
+  const line = methodLine(absolute, className, String(route.handlerName), route.source?.line ?? classLine(absolute, className));
+  return { method: route.method, path: route.path, handler: route.label, file, line };
+}
+
+function inside(dir: string, file: string): string | undefined {
+  const rel = relative(dir, file);
+  return rel.startsWith('..') || rel.startsWith(sep) ? undefined : rel.split(sep).join('/');
+}

@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { BaseRouter, Config, TrellisError, type Logger, type Middleware } from '../../framework/index';
+import type { Class } from '../../framework/metadata';
+import type { RouterBase } from '../../framework/router';
+import { CONFIG_FILE } from './config';
+import type { Discovery, Found } from './discover';
+import type { Problem } from './problem';
+import type { Project } from './project';
+import { describeLoadError } from './load-error';
+import { classLine, methodLine } from './source-lines';
+
+export interface AppOverrides {
+  host?: string;
+  port?: number;
+  logger?: Logger;
+}
+
+/**
+ * The classes `config.yaml`'s `middleware: [...]` names, in that order; a name with no file, or a file
+ * with several middleware classes and no default export, is a problem at its line in the list.
+ */
+export function globalMiddleware(project: Project, discovery: Discovery): { classes: Array<Class<Middleware>>; problems: Problem[] } {
+  const classes: Array<Class<Middleware>> = [];
+  const problems: Problem[] = [];
+  project.config.settings.middleware.forEach((name, index) => {
+    const line = project.config.lineOf(['middleware', String(index)]) ?? 1;
+    const found = discovery.middleware.find((m) => m.name === name);
+    if (!found) {
+      const known = discovery.middleware.map((m) => m.name).join(', ') || 'none';
+      problems.push({ file: CONFIG_FILE, line, message: `middleware ${name}: no middleware/${name}.ts exporting a Middleware class (found: ${known})` });
+    } else if (!found.main) {
+      const names = found.classes.map((c) => c.name).join(', ');
+      problems.push({ file: CONFIG_FILE, line, message: `middleware ${name}: ${found.file} exports several middleware classes (${names}); make one the default export` });
+    } else classes.push(found.main);
+  });
+  return { classes, problems };
+}
+
+/**
+ * The app of a project without its routers: title, version and description from `config.yaml`, a
+ * `Config` instance and every service provided for injection, global middleware added.
+ */
+export function createApp(project: Project, discovery: Discovery, middleware: Array<Class<Middleware>>, overrides: AppOverrides = {}): BaseRouter {
+  const { settings, values } = project.config;
+  const server = { ...settings.server, ...definedOnly({ host: overrides.host, port: overrides.port }) };
+  const app = new BaseRouter({
+    title: settings.app.title,
+    version: settings.app.version,
+    description: settings.app.description,
+    logger: overrides.logger,
+    docs: settings.docs.enabled ? { path: settings.docs.path } : false,
+  });
+  app.provide(new Config({ ...values, server }));
+  app.provide(...discovery.services.map((service) => service.cls));
+  app.addMiddleware(...middleware);
+  return app;
+}
+
+/** Includes one router; what the framework rejects (duplicate route, unknown dependency...) becomes a problem at the class. */
+export function includeRouter(app: BaseRouter, router: Found<RouterBase>, projectDir: string): Problem | undefined {
+  try {
+    app.includeRouter(router.cls);
+    return undefined;
+  } catch (error) {
+    return problemAt(router, projectDir, error);
+  }
+}
+
+/**
+ * Locates an error raised while building a class: a framework error at the handler it names
+ * (`TaskRouter.one: ...`) or else the class; any other error where the project's code threw it.
+ */
+export function problemAt(found: Found, projectDir: string, error: unknown): Problem {
+  if (!(error instanceof TrellisError)) return describeLoadError(error, found.file, projectDir);
+  const file = join(projectDir, found.file);
+  // Messages name handlers as `Class.method` (`TaskRouter.one: ...`, `... A.list and TaskRouter.one ...`).
+  const handlers = [...error.message.matchAll(/\b([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\b/g)].filter(([, cls]) => cls === found.cls.name);
+  const handler = handlers.at(-1);
+  const line = handler
+    ? methodLine(file, found.cls.name, handler[2], classLine(file, found.cls.name))
+    : classLine(file, found.cls.name);
+  return { file: found.file, line, message: error.message, code: error.code };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { version } from '../../package.json';
+import { messages } from '../messages';
+import type { Discovery } from './discover';
+import { projectPath, shownPath, type Project } from './project';
+
+/**
+ * What `trellis run` prints once the app listens: name and version, the address, the config file,
+ * routers discovered, static and templates folders, middleware loaded, and a pointer to `doctor`.
+ */
+export function bannerLines(project: Project, discovery: Discovery, url: string, workers = 1): string[] {
+  const { settings, file } = project.config;
+  const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
+  return [
+    messages.run.banner(version),
+    messages.run.running(project.display, url),
+    messages.run.config(file && shownPath(project, 'config.yaml')),
+    messages.run.routers(discovery.routers.length),
+    messages.run.static(shownPath(project, settings.static.dir), existsSync(projectPath(project, settings.static.dir))),
+    messages.run.templates(shownPath(project, settings.templates.dir), existsSync(projectPath(project, settings.templates.dir))),
+    messages.run.middleware(middleware),
+    ...(workers > 1 ? [messages.run.workers(workers)] : []),
+    messages.run.doctorHint(project.display),
+  ];
+}
+
+/** `http://localhost:8000`; IPv6 addresses in brackets. */
+export function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,74 @@
+/** The framework's settings in `config.yaml`, defaults applied. */
+export interface ProjectSettings {
+  app: { title: string; version: string; description: string | undefined };
+  server: { host: string; port: number };
+  static: { dir: string; url: string };
+  templates: { dir: string };
+  docs: { enabled: boolean; path: string };
+  /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
+  middleware: string[];
+}
+
+/** Returns what is wrong with a value (`"must be a string"`), or nothing. */
+export type Check = (value: unknown) => string | undefined;
+
+const describe = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : JSON.stringify(value);
+
+const text: Check = (value) => {
+  if (typeof value === 'string') return undefined;
+  const hint = typeof value === 'number' ? ' (put it in quotes)' : '';
+  return `must be a string, got ${describe(value)}${hint}`;
+};
+const nonEmpty: Check = (value) => text(value) ?? (String(value).trim() === '' ? 'must not be empty' : undefined);
+const optionalText: Check = (value) => (value === null ? undefined : text(value));
+const boolean: Check = (value) => (typeof value === 'boolean' ? undefined : `must be true or false, got ${describe(value)}`);
+const port: Check = (value) =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535
+    ? undefined
+    : `must be an integer from 0 to 65535, got ${describe(value)}`;
+const host: Check = (value) =>
+  nonEmpty(value) ?? (/^[A-Za-z0-9.:_-]+$/.test(value as string) ? undefined : `is not a host name or address: ${describe(value)}`);
+const urlPath: Check = (value) =>
+  nonEmpty(value) ??
+  (/^\/[A-Za-z0-9._~\-/]*$/.test(value as string) ? undefined : `must be a URL path starting with /, got ${describe(value)}`);
+
+/** A middleware name: a path under `middleware/` without extension, never leaving the folder. */
+export const middlewareName: Check = (value) =>
+  nonEmpty(value) ??
+  (/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(value as string)
+    ? undefined
+    : `must be a file name in middleware/ without extension (like timing), got ${describe(value)}`);
+
+interface Field {
+  check: Check;
+  default: unknown;
+}
+
+/** Every framework section and its fields; anything else at the top level is the project's own. */
+export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record<string, Field>> = {
+  app: {
+    title: { check: nonEmpty, default: 'trellis API' },
+    version: { check: nonEmpty, default: '0.1.0' },
+    description: { check: optionalText, default: undefined },
+  },
+  server: {
+    host: { check: host, default: 'localhost' },
+    port: { check: port, default: 8000 },
+  },
+  static: {
+    dir: { check: nonEmpty, default: 'static' },
+    url: { check: urlPath, default: '/static' },
+  },
+  templates: {
+    dir: { check: nonEmpty, default: 'templates' },
+  },
+  docs: {
+    enabled: { check: boolean, default: true },
+    path: { check: urlPath, default: '/docs' },
+  },
+};
+
+export const SECTIONS = [...Object.keys(SCHEMA), 'middleware'];
+
+export { port as portCheck, host as hostCheck };

@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { isRouterClass, type RouterBase } from '../../framework/router';
+import { Middleware } from '../../framework/middleware';
+import type { Class } from '../../framework/metadata';
+import { describeLoadError } from './load-error';
+import type { Problem } from './problem';
+import { moduleName, sourceFiles } from './source-files';
+
+/** A class found in a project file. */
+export interface Found<T = unknown> {
+  cls: Class<T>;
+  /** Relative to the project, with `/`. */
+  file: string;
+}
+
+/** A middleware file: its name for `config.yaml` and the middleware classes it exports. */
+export interface FoundMiddleware {
+  /** `timing` for `middleware/timing.ts`. */
+  name: string;
+  file: string;
+  classes: Array<Class<Middleware>>;
+  /** The class `config.yaml` means by `name`: the default export, else the only one. */
+  main: Class<Middleware> | undefined;
+}
+
+export interface Discovery {
+  routers: Array<Found<RouterBase>>;
+  /** Other classes exported from `routers/` (DTOs, response models), for `doctor`. */
+  models: Found[];
+  services: Found[];
+  middleware: FoundMiddleware[];
+  /** Files that threw while loading, in load order. */
+  failures: Problem[];
+}
+
+/**
+ * Loads every source file of `services/`, `middleware/` and `routers/` (in that order) and sorts their
+ * exported classes: every class of `services/` is a service, every `Middleware` subclass of `middleware/`
+ * a middleware, every `router(...)` subclass of `routers/` a router (except one that another discovered
+ * router extends: that one is a base class).
+ */
+export function discover(dir: string): Discovery {
+  const failures: Problem[] = [];
+  const load = (folder: string) => {
+    const loaded: Array<{ file: string; exports: Record<string, unknown> }> = [];
+    for (const file of sourceFiles(dir, folder)) {
+      try {
+        loaded.push({ file, exports: exportsOf(require(join(dir, file))) });
+      } catch (error) {
+        failures.push(describeLoadError(error, file, dir));
+      }
+    }
+    return loaded;
+  };
+
+  const services: Found[] = [];
+  for (const { file, exports } of load('services')) {
+    for (const value of Object.values(exports)) if (isClass(value)) add(services, { cls: value, file });
+  }
+
+  const middleware: FoundMiddleware[] = [];
+  for (const { file, exports } of load('middleware')) {
+    const classes = unique(Object.values(exports).filter(isMiddlewareClass));
+    if (!classes.length) continue;
+    const byDefault = isMiddlewareClass(exports.default) ? exports.default : undefined;
+    middleware.push({ name: moduleName(file, 'middleware'), file, classes, main: byDefault ?? (classes.length === 1 ? classes[0] : undefined) });
+  }
+
+  const candidates: Array<Found<RouterBase>> = [];
+  const models: Found[] = [];
+  for (const { file, exports } of load('routers')) {
+    for (const value of Object.values(exports)) {
+      if (isRouterClass(value)) add(candidates, { cls: value as Class<RouterBase>, file });
+      else if (isClass(value) && !isMiddlewareClass(value) && !(value.prototype instanceof Error)) add(models, { cls: value, file });
+    }
+  }
+  const routers = candidates.filter(({ cls }) => !candidates.some((other) => other.cls.prototype instanceof cls));
+
+  return { routers, models, services, middleware, failures };
+}
+
+function exportsOf(module: unknown): Record<string, unknown> {
+  if (typeof module === 'function') return { default: module };
+  return module !== null && typeof module === 'object' ? (module as Record<string, unknown>) : {};
+}
+
+function isClass(value: unknown): value is Class {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
+function isMiddlewareClass(value: unknown): value is Class<Middleware> {
+  return typeof value === 'function' && value.prototype instanceof Middleware;
+}
+
+function add<T>(list: Array<Found<T>>, found: Found<T>): void {
+  if (!list.some((item) => item.cls === found.cls)) list.push(found);
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

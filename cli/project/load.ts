@@ -1,0 +1,42 @@
+import type { BaseRouter } from '../../framework/index';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { createApp, globalMiddleware, includeRouter, type AppOverrides } from './assemble';
+import { mountAssets } from './assets';
+import { discover, type Discovery } from './discover';
+import { formatProblem, type Problem } from './problem';
+import { configProblems, openProject, type Project } from './project';
+
+export interface LoadedProject {
+  project: Project;
+  discovery: Discovery;
+  app: BaseRouter;
+}
+
+/**
+ * Opens, discovers and assembles a project the way `trellis run` serves it, checking everything a
+ * request would otherwise trip over. The first problem stops it: a `CliError` with `file:line: message`.
+ */
+export function loadProject(path: string, overrides: AppOverrides = {}): LoadedProject {
+  const project = openProject(path);
+  const stop = (problems: Problem[]) => {
+    if (problems.length) throw new CliError(formatProblem(project.display, problems[0]));
+  };
+  stop(configProblems(project));
+  const discovery = discover(project.dir);
+  stop(discovery.failures);
+  const middleware = globalMiddleware(project, discovery);
+  stop(middleware.problems);
+  const app = createApp(project, discovery, middleware.classes, overrides);
+  for (const router of discovery.routers) {
+    const problem = includeRouter(app, router, project.dir);
+    if (problem) stop([problem]);
+  }
+  mountAssets(app, project);
+  try {
+    void app.handler; // compiles the app: middleware and dependency errors surface now, not on a request
+  } catch (error) {
+    throw new CliError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
+  }
+  return { project, discovery, app };
+}

@@ -1,0 +1,41 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { CONFIG_FILE, readConfig, type LoadedConfig } from './config';
+import type { Problem } from './problem';
+
+/** A project folder as the user named it, with its config read (issues included, not thrown). */
+export interface Project {
+  /** Absolute path. */
+  dir: string;
+  /** The path as given on the command line (`.`, `demo`), for messages. */
+  display: string;
+  config: LoadedConfig;
+}
+
+/** Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. */
+export function openProject(path: string): Project {
+  const dir = resolve(path);
+  if (!existsSync(dir)) throw new CliError(messages.project.notFound(path));
+  if (!statSync(dir).isDirectory()) throw new CliError(messages.project.notADirectory(path));
+  if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
+    throw new CliError(messages.project.notAProject(path));
+  }
+  return { dir, display: path, config: readConfig(dir) };
+}
+
+/** The config issues as located problems. */
+export function configProblems(project: Project): Problem[] {
+  return project.config.issues.map((issue) => ({ file: CONFIG_FILE, ...issue }));
+}
+
+/** A path from config.yaml (relative to the project, or absolute) as an absolute path. */
+export function projectPath(project: Pick<Project, 'dir'>, path: string): string {
+  return resolve(project.dir, path);
+}
+
+/** The same path as the user sees it from where they ran the command (`demo/static`). */
+export function shownPath(project: Pick<Project, 'display'>, path: string): string {
+  return isAbsolute(path) ? path : join(project.display, path);
+}

@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import type { RequestListener } from '../../framework/index';
+import { listen, type Server } from '../../framework/server';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { appLogger, createRunLogger, withAccessLog } from './access-log';
+import { bannerLines, urlOf } from './banner';
+import { loadProject } from './load';
+import { stopOnSignals } from './shutdown';
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  /** Print the banner and shutdown lines (only the first cluster worker does). */
+  banner?: boolean;
+  /** Cluster size, shown in the banner when more than one. */
+  workers?: number;
+}
+
+/** What a serving process tells its parent (the reload supervisor or the cluster primary), if it has one. */
+export interface ListeningMessage {
+  trellis: 'listening';
+  port: number;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * `trellis run` in this process: loads the project, listens (flag > config.yaml > localhost:8000),
+ * prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM.
+ */
+export async function serve(path: string, options: ServeOptions = {}): Promise<void> {
+  const log = createRunLogger();
+  const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: appLogger(log) });
+  const host = options.host ?? project.config.settings.server.host;
+  const port = options.port ?? project.config.settings.server.port;
+  const server = await listenOrExplain(withAccessLog(app.handler, log), host, port);
+  const actual = (server.address() as AddressInfo).port;
+  if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
+  process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
+  await stopOnSignals(server, log, options.banner === false ? () => {} : say);
+}
+
+async function listenOrExplain(listener: RequestListener, host: string, port: number): Promise<Server> {
+  try {
+    return await listen(listener, { host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(messages.run.portInUse(host, port));
+    if (code === 'EACCES') throw new CliError(messages.run.portDenied(host, port));
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new CliError(messages.run.hostUnavailable(host));
+    throw new CliError(messages.run.listenFailed(host, port, error instanceof Error ? error.message : String(error)));
+  }
+}
