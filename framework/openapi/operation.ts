@@ -23,7 +23,7 @@ export function operationOf(
   const { options } = route;
   const description = options.description ?? doc?.description;
   const deprecated = options.deprecated ?? doc?.deprecated;
-  const parameters = parametersOf(route, registry, doc);
+  const parameters = parametersOf(route, doc);
   const requestBody = requestBodyOf(route, registry);
   const takesInput = route.params.some((p) => INPUT_KINDS.has(p.kind));
   return {

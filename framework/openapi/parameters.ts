@@ -2,23 +2,23 @@ import type { ParamDefinition } from '../metadata';
 import type { RouteInfo } from '../routing/collect';
 import { pathParams } from '../routing/path';
 import type { HandlerDoc } from './doc-comments';
-import type { SchemaRegistry } from './schemas';
+import { valueTypeOf } from '../pipeline/value-type';
 import type { ParameterObject } from './types';
 
 /**
  * The path, query and header parameters of a route: every `{name}` of the path (typed by its `@Path`,
  * a string if the handler does not bind it), then queries and headers in declaration order.
  */
-export function parametersOf(route: RouteInfo, registry: SchemaRegistry, doc: HandlerDoc | undefined): ParameterObject[] {
+export function parametersOf(route: RouteInfo, doc: HandlerDoc | undefined): ParameterObject[] {
   const byIndex = [...route.params].sort((a, b) => a.index - b.index);
   const parameters: ParameterObject[] = pathParams(route.path).map((name) => {
     const param = byIndex.find((p) => p.kind === 'path' && p.name === name);
-    const schema = param ? valueSchema(route, param, registry) : { type: 'string' };
+    const schema = param ? valueSchema(route, param) : { type: 'string' };
     return withDescription({ name, in: 'path', required: true, schema }, param);
   });
   for (const param of byIndex) {
     if (param.kind !== 'query' && param.kind !== 'header') continue;
-    const schema = valueSchema(route, param, registry);
+    const schema = valueSchema(route, param);
     // `default: null` means "optional": an absent value is null, which a query string cannot spell.
     if (param.hasDefault && param.default !== null && param.default !== undefined) schema.default = param.default;
     const name = param.kind === 'header' ? headerName(param.name!, doc) : param.name!;
@@ -27,17 +27,10 @@ export function parametersOf(route: RouteInfo, registry: SchemaRegistry, doc: Ha
   return parameters;
 }
 
-/** The schema of a path, query or header value, converted as the request pipeline converts it. */
-function valueSchema(route: RouteInfo, param: ParamDefinition, registry: SchemaRegistry): Record<string, unknown> {
-  const declared = param.type ?? route.paramTypes[param.index];
-  if (declared === Array) return { type: 'array', items: { type: 'string' } };
-  if (Array.isArray(declared)) return { type: 'array', items: scalar(declared[0], registry) };
-  return scalar(declared, registry);
-}
-
-function scalar(type: unknown, registry: SchemaRegistry): Record<string, unknown> {
-  if (type === Object || type === undefined) return { type: 'string' };
-  return { ...(registry.schemaOf(type as never) as Record<string, unknown>) };
+/** The schema of a path, query or header value, typed as the request pipeline converts it. */
+function valueSchema(route: RouteInfo, param: ParamDefinition): Record<string, unknown> {
+  const type = valueTypeOf(route.label, param, route.paramTypes[param.index]);
+  return Array.isArray(type) ? { type: 'array', items: { type: type[0] } } : { type };
 }
 
 /** The name as written in `@Header(...)` if the source says, else the canonical `X-Request-Id` form. */

@@ -3,6 +3,7 @@ import { TrellisError } from '../framework-error';
 import type { Class, ParamDefinition, ScalarType } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
+import { valueTypeOf } from './value-type';
 import { assertJsonContentType } from './body';
 import { hasValidationRules, joinField, toValidInstance } from './validate';
 import { fileExtractor } from '../uploads/file-param';
@@ -63,29 +64,13 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
   return { read, takesBody: true };
 }
 
-function scalarTypeOf(route: RouteSignature, param: ParamDefinition, designType: unknown): ScalarType | [ScalarType] {
-  const declared = param.type ?? designType;
-  if (Array.isArray(declared)) return [scalarOf(route, param, declared[0])];
-  if (declared === Array) return ['string'];
-  return scalarOf(route, param, declared);
-}
-
-function scalarOf(route: RouteSignature, param: ParamDefinition, type: unknown): ScalarType {
-  if (typeof type === 'string') return type as ScalarType;
-  if (type === Number) return 'number';
-  if (type === Boolean) return 'boolean';
-  if (type === String || type === Object || type === undefined) return 'string';
-  const name = (type as Function).name ?? String(type);
-  throw new TrellisError('TRELLIS_ERR_PARAM_TYPE', route.label, param.name, name, param.kind);
-}
-
 function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
   const name = param.name!;
   const location = param.kind as 'path' | 'query' | 'header';
   if (location === 'path' && !route.pathParams.includes(name)) {
     throw new TrellisError('TRELLIS_ERR_PARAM_UNDECLARED', route.label, name, name, route.path);
   }
-  const type = scalarTypeOf(route, param, designType);
+  const type = valueTypeOf(route.label, param, designType);
   const elementType = Array.isArray(type) ? type[0] : type;
   const convert = converterFor(elementType);
   const invalid = INVALID_MESSAGE[elementType];

@@ -136,3 +136,30 @@ describe('header parameters', () => {
     assert.deepEqual(res.json(), { error: 'Validation failed', details: [{ location: 'header', field: 'x-token', message: 'Field required' }] });
   });
 });
+
+describe('types of nullable parameters', () => {
+  // `x: number | null` records the design type Object: the default's type decides, in the pipeline and the docs alike.
+  class Prices extends router('/prices') {
+    @Get()
+    list(
+      @Query('min', { default: 0 }) min: number | null,
+      @Query('exact', { default: false }) exact: boolean | null,
+      @Query('max', { type: Number, default: null }) max: number | null,
+      @Query('label', { default: null }) label: string | null,
+    ) {
+      return { min, exact, max, label };
+    }
+  }
+  const app = new BaseRouter().includeRouter(new Prices());
+
+  it('converts by the default when the design type is Object', async () => {
+    const res = await new TestClient(app).get('/prices?min=1.5&exact=true&max=9&label=x');
+    assert.deepEqual(res.json(), { min: 1.5, exact: true, max: 9, label: 'x' });
+    assert.equal((await new TestClient(app).get('/prices?min=cheap')).status, 422);
+  });
+
+  it('documents the same types', () => {
+    const params = (app.openapi().paths['/prices'] as { get: { parameters: Array<{ name: string; schema: { type: string } }> } }).get.parameters;
+    assert.deepEqual(Object.fromEntries(params.map((p) => [p.name, p.schema.type])), { min: 'number', exact: 'boolean', max: 'number', label: 'string' });
+  });
+});
