@@ -1,6 +1,6 @@
-import { HTTPException, RequestValidationError, type ValidationDetail } from '../http-exception';
+import { RequestValidationError, type ValidationDetail } from '../http-exception';
 import { TrellisError } from '../framework-error';
-import type { Class, ParamDefinition, ScalarType } from '../metadata';
+import type { Class, ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { valueTypeOf } from './value-type';

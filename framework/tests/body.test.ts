@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsBoolean, IsEmail, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsBoolean, IsEmail, IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
 import { BaseRouter, Post, Put, router, TrellisError } from '../index';
 import { Body, Int, Path } from '../param';
 import { TestClient } from '../testing';

@@ -1,62 +1,23 @@
 import assert from 'node:assert/strict';
 import fs, { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { createProject, resolveExamples, type CreateRequest } from '../index';
+import { createProject, resolveExamples } from '../index';
 import { blueprintsDir, frameworkDir, packageDir } from '../paths';
-import { listFiles, tempDir } from '../test-support/tree';
+import { createFixture, FULL } from '../test-support/create-fixture';
+import { listFiles } from '../test-support/tree';
 
-let cwd: ReturnType<typeof tempDir>;
-beforeEach(() => (cwd = tempDir()));
-afterEach(() => cwd.remove());
-
-function request(overrides: Partial<CreateRequest> = {}): CreateRequest {
-  return {
-    cwd: cwd.path,
-    name: 'demo',
-    title: 'Demo API',
-    description: 'A demo.',
-    port: 8000,
-    examples: resolveExamples(['products', 'users', 'upload', 'pages', 'admin']),
-    adminToken: 'secret-token',
-    ...overrides,
-  };
-}
-const read = (file: string) => readFileSync(join(cwd.path, 'demo', file), 'utf8');
-
-const FULL = [
-  '.gitignore',
-  'README.md',
-  'config.yaml',
-  'favicon.ico',
-  'middleware/require_token.ts',
-  'middleware/timing.ts',
-  'package.json',
-  'routers/admin.ts',
-  'routers/pages.ts',
-  'routers/posts.ts',
-  'routers/products.ts',
-  'routers/tasks.ts',
-  'routers/upload.ts',
-  'routers/users.ts',
-  'services/product_service.ts',
-  'services/task_service.ts',
-  'services/user_service.ts',
-  'static/style.css',
-  'templates/index.html',
-  'tests/tasks.test.ts',
-  'tsconfig.json',
-];
+const { cwd, request, read } = createFixture();
 
 describe('create: the full sample project', () => {
   it('writes every file of the layout, and nothing next to it', async () => {
     const result = await createProject(request());
-    assert.equal(result.root, join(cwd.path, 'demo'));
+    assert.equal(result.root, join(cwd().path, 'demo'));
     assert.deepEqual(listFiles(result.root), FULL);
     assert.deepEqual(result.files.map((f) => f.path).sort(), FULL);
     for (const file of result.files) assert.equal(fs.statSync(join(result.root, file.path)).size, file.bytes, file.path);
-    assert.deepEqual(readdirSync(cwd.path), ['demo'], 'no staging folder is left behind');
+    assert.deepEqual(readdirSync(cwd().path), ['demo'], 'no staging folder is left behind');
   });
 
   it('writes config.yaml as the issue shows it, plus the admin token', async () => {
@@ -114,7 +75,7 @@ admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization
   it('renames _gitignore and copies binary files byte for byte', async () => {
     await createProject(request());
     assert.equal(read('.gitignore'), 'node_modules/\ndist/\n*.log\n.DS_Store\n');
-    const icon = readFileSync(join(cwd.path, 'demo', 'favicon.ico'));
+    const icon = readFileSync(join(cwd().path, 'demo', 'favicon.ico'));
     assert.deepEqual(icon, readFileSync(join(blueprintsDir, 'project', 'favicon.ico')));
     // ICONDIR: reserved 0, type 1 (icon), one image of 16x16 at 32 bpp whose bytes end the file.
     assert.deepEqual([icon.readUInt16LE(0), icon.readUInt16LE(2), icon.readUInt16LE(4)], [0, 1, 1]);
@@ -153,7 +114,7 @@ admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization
 describe('create --minimal and example choices', () => {
   it('keeps only tasks (and the layout) with no examples', async () => {
     await createProject(request({ examples: resolveExamples([]) }));
-    assert.deepEqual(listFiles(join(cwd.path, 'demo')), [
+    assert.deepEqual(listFiles(join(cwd().path, 'demo')), [
       '.gitignore',
       'README.md',
       'config.yaml',
@@ -174,7 +135,7 @@ describe('create --minimal and example choices', () => {
 
   it('renders the chosen examples only', async () => {
     await createProject(request({ examples: resolveExamples(['upload']), port: 3000 }));
-    const routers = listFiles(join(cwd.path, 'demo')).filter((f) => f.startsWith('routers/'));
+    const routers = listFiles(join(cwd().path, 'demo')).filter((f) => f.startsWith('routers/'));
     assert.deepEqual(routers, ['routers/tasks.ts', 'routers/upload.ts']);
     assert.match(read('config.yaml'), /^server: \{ host: localhost, port: 3000 \}$/m);
     assert.ok(read('README.md').includes('http://localhost:3000'));
