@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import pc from 'picocolors';
+import { createColors } from 'picocolors';
 import { messages } from '../messages';
 import type { DoctorReport, Finding } from './report';
+
+// Colour only on a terminal: picocolors alone also colours whenever CI is set, into logs and pipes.
+const pc = createColors(Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env));
 
 /** Columns padded to their widest cell, two spaces apart. */
 function table(rows: string[][], indent = '  '): string[] {
