@@ -215,9 +215,8 @@ export class BaseRouter {
       q < 0
         ? new Request(req, res, url, '', this.bodyLimit, this.uploadLimits)
         : new Request(req, res, url.slice(0, q), url.slice(q + 1), this.bodyLimit, this.uploadLimits);
-    res.setHeader('x-request-id', request.id);
     dispatcher(request).then(
-      (response) => response && writeResponse(res, response, req.method === 'HEAD'),
+      (response) => response && writeResponse(res, response, req.method === 'HEAD', request.id),
       (error) => this.#crash(res, error),
     );
   };

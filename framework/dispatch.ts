@@ -45,13 +45,14 @@ export class ExpressResponse extends Response {
 
   serve(request: Request): void {
     const { raw: req, rawResponse: res } = request;
+    res.setHeader('x-request-id', request.id);
     for (const [name, value] of Object.entries(this.headers.toObject())) res.setHeader(name, value);
     // What app.handle() does, minus replacing the prototypes (test injectors' responses keep their own end()).
     expressify(this.express, req, res);
     const router = (this.express as unknown as { router: { handle: Function } }).router;
     router.handle(req, res, async (error?: unknown) => {
       const response = error ? await this.exceptions.handle(error, request) : notFound();
-      writeResponse(res, response, req.method === 'HEAD');
+      writeResponse(res, response, req.method === 'HEAD', request.id);
     });
   }
 }

@@ -55,6 +55,7 @@ export class ExpressMiddlewareAdapter extends Middleware {
   dispatch(request: Request, callNext: CallNext): Promise<Response> {
     const { raw: req, rawResponse: res } = request;
     this.#prepare(req, res);
+    res.setHeader('x-request-id', request.id); // for a response the middleware writes by itself
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
       const ended = () => {
