@@ -1,54 +1,42 @@
 'use strict';
-// Loads TypeScript files through @swc/core with legacy decorators and decorator metadata, the two
-// things class-validator and constructor injection need (esbuild/tsx emit no `design:paramtypes`).
+// Loads TypeScript files (see cli/loader/typescript.js: @swc/core with decorator metadata, cached on disk
+// in node_modules/.cache/trellis or a private folder in the system's temporary folder; `TRELLIS_CACHE_DIR`
+// sets the folder, `TRELLIS_CACHE=off` turns the cache off).
+//
+// Source maps only where a user reads the lines: project code (load errors, stack traces and route
+// locations then give TypeScript lines), tests and tools. trellis's own framework/, cli/ and generators/
+// go without (Node parses every map of every module loaded once maps are on, libraries' too), unless Node
+// runs with --enable-source-maps. Maps are turned on when the first mapped file loads.
 //
 // It also makes project code (a generated project run by `trellis run`/`trellis test`, with no
 // `npm install`) import this package's own copies of `trellis`, `trellis/*` and the libraries whose
 // state the framework shares with the project (class-validator keeps DTO rules in a module-level
 // store): one instance of each. The hook runs when a module is resolved, never per request.
 const Module = require('node:module');
+const fs = require('node:fs');
 const path = require('node:path');
-const { transformSync } = require('@swc/core');
+const { compileTypeScript } = require('./cli/loader/typescript');
 
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-  swcrc: false,
-  configFile: false,
-};
+const OWN = ['framework', 'cli', 'generators'].map((dir) => path.join(__dirname, dir) + path.sep);
+const TESTS = `${path.sep}tests${path.sep}`;
+const mapAll = process.sourceMapsEnabled === true;
+let mapsOn = mapAll;
 
-process.setSourceMapsEnabled(true);
-
-Module._extensions['.ts'] = function compileTypeScript(module, filename) {
-  const source = require('node:fs').readFileSync(filename, 'utf8');
-  let code;
-  try {
-    ({ code } = transformSync(source, { ...options, filename }));
-  } catch (error) {
-    throw syntaxError(error, filename);
-  }
-  module._compile(code, filename);
-};
-
-// swc reports `  x Expression expected\n   ,-[/path/file.ts:4:1]\n ...`: keep the message and the
-// location, drop the Rust backtrace. `file` and `line` are read by `trellis run` and `doctor`.
-function syntaxError(error, filename) {
-  const text = String(error && error.message ? error.message : error);
-  const message = (/^\s*x (.+)$/m.exec(text) || [, 'Syntax error'])[1].trim();
-  const where = /,-\[(.+):(\d+):(\d+)\]/.exec(text);
-  const line = where ? Number(where[2]) : 1;
-  const result = new SyntaxError(message);
-  result.file = filename;
-  result.line = line;
-  result.stack = `SyntaxError: ${message}\n    at ${filename}:${line}:${where ? where[3] : 1}`;
-  return result;
+/** Whether a file gets a source map: anything but trellis's own code outside its tests. */
+function mapped(filename) {
+  if (mapAll) return true;
+  const own = OWN.find((dir) => filename.startsWith(dir));
+  return own === undefined || filename.includes(TESTS, own.length - 1);
 }
+
+Module._extensions['.ts'] = function loadTypeScript(module, filename) {
+  const map = mapped(filename);
+  if (map && !mapsOn) {
+    mapsOn = true;
+    process.setSourceMapsEnabled(true);
+  }
+  module._compile(compileTypeScript(fs.readFileSync(filename, 'utf8'), filename, map), filename);
+};
 
 const root = __dirname;
 const ownModules = path.join(root, 'node_modules') + path.sep;

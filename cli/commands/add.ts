@@ -1,19 +1,9 @@
-import { join, relative } from 'node:path';
 import type { Command } from 'commander';
-import { addArtifact, type ArtifactKind } from '../../generators';
+import type { ArtifactKind } from '../../generators';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { askAdd, type AddChoices } from '../prompts/add-wizard';
-import { isPromptExit } from '../prompts/prompts';
-import { rethrowForCli } from './generator-message';
+import type { AddFlags } from './add-action';
 import { processTerminal, type Terminal } from './terminal';
-
-interface AddFlags {
-  dir: string;
-  path?: string;
-  dryRun?: boolean;
-  yes?: boolean;
-}
 
 const KINDS: ArtifactKind[] = ['router', 'service', 'middleware'];
 
@@ -39,43 +29,6 @@ export function registerAdd(program: Command, terminal: Terminal = processTermin
     command
       .option('--dry-run', 'show the file, write nothing')
       .option('-y, --yes', 'ask nothing')
-      .action((name: string | undefined, flags: AddFlags) => runAdd(kind, name, flags, terminal).catch(rethrowForCli));
-  }
-}
-
-async function runAdd(kind: ArtifactKind, name: string | undefined, flags: AddFlags, terminal: Terminal): Promise<void> {
-  const given: AddChoices = { name, path: flags.path };
-  const interactive = !flags.yes && terminal.interactive();
-  const choices = interactive && (given.name === undefined || (kind === 'router' && given.path === undefined)) ? await ask(kind, given, terminal) : given;
-  if (choices.name === undefined) throw new CliError(messages.add.nameRequired(kind));
-  const cwd = terminal.cwd();
-  const result = await addArtifact({
-    kind,
-    name: choices.name,
-    dir: flags.dir,
-    cwd,
-    path: choices.path,
-    dryRun: flags.dryRun,
-  });
-  for (const file of result.files) {
-    terminal.out(messages.add.file(relative(cwd, join(result.root, file.path)), file.bytes));
-  }
-  if (flags.dryRun) return terminal.out(messages.add.dryRun);
-  const { className, basePath, stem } = result.names;
-  terminal.out(
-    kind === 'router'
-      ? messages.add.hint.router(className, basePath)
-      : kind === 'service'
-        ? messages.add.hint.service(className)
-        : messages.add.hint.middleware(className, stem),
-  );
-}
-
-async function ask(kind: ArtifactKind, given: AddChoices, terminal: Terminal): Promise<AddChoices> {
-  try {
-    return await askAdd(kind, given, await terminal.prompts());
-  } catch (error) {
-    if (isPromptExit(error)) throw new CliError(messages.create.cancelled, 130);
-    throw error;
+      .action(async (name: string | undefined, flags: AddFlags) => (await import('./add-action')).runAdd(kind, name, flags, terminal));
   }
 }

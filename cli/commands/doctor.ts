@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
-import { analyse } from '../doctor/analyse';
-import { formatText } from '../doctor/format-text';
 import { messages } from '../messages';
 
 /** `trellis doctor <path> [--json]`: exit 1 when it finds an error. */
@@ -12,6 +10,7 @@ export function registerDoctor(program: Command): void {
     .argument('[path]', 'the project folder', '.')
     .option('--json', 'print the report as JSON')
     .action(async (path: string, flags: { json?: boolean }) => {
+      const [{ analyse }, { formatText }] = await Promise.all([import('../doctor/analyse'), import('../doctor/format-text')]);
       const report = await analyse(path);
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
       if (report.errors.length) throw new CliError(messages.doctor.failed(report.errors.length));

@@ -5,5 +5,8 @@ import { registerTest } from './test';
 import { registerCreate } from './create';
 import { registerAdd } from './add';
 
-/** Every command, in `--help` order; each module adds itself to the program. */
+/**
+ * Every command, in `--help` order; each module adds itself to the program. They declare only the command
+ * line: what a command does is imported by its action, so `trellis run` never loads the generators or doctor.
+ */
 export const commands: Array<(program: Command) => void> = [registerCreate, registerAdd, registerRun, registerDoctor, registerTest];

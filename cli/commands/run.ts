@@ -2,9 +2,6 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { hostCheck, portCheck } from '../project/config-schema';
-import { superviseReload } from '../project/reload';
-import { serve } from '../project/serve';
-import { runWorkers } from '../project/workers';
 
 interface RunFlags {
   host?: string;
@@ -27,9 +24,9 @@ export function registerRun(program: Command): void {
       const host = flags.host === undefined ? undefined : parseHost(flags.host);
       const port = flags.port === undefined ? undefined : parsePort(flags.port);
       const workers = parseWorkers(flags.workers ?? '1');
-      if (flags.reload) return superviseReload(path, { host, port, workers });
-      if (workers > 1) return runWorkers(path, workers, { host, port });
-      return serve(path, { host, port });
+      if (flags.reload) return (await import('../project/reload')).superviseReload(path, { host, port, workers });
+      if (workers > 1) return (await import('../project/workers')).runWorkers(path, workers, { host, port });
+      return (await import('../project/serve')).serve(path, { host, port });
     });
 }
 

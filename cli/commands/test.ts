@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
-import { runProjectTests } from '../project/test-runner';
 import { messages } from '../messages';
 
 /** `trellis test [path]`: the project's tests with the CLI's loader; exits with the runner's code. */
@@ -10,7 +9,7 @@ export function registerTest(program: Command): void {
     .description(messages.test.description)
     .argument('[path]', 'the project folder', '.')
     .action(async (path: string) => {
-      const code = await runProjectTests(path);
+      const code = await (await import('../project/test-runner')).runProjectTests(path);
       if (code !== 0) throw new CliError(messages.test.failed, code);
     });
 }

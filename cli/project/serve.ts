@@ -3,10 +3,11 @@ import type { RequestListener } from '../../framework/index';
 import { listen, type Server } from '../../framework/server';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { appLogger, createRunLogger, withAccessLog } from './access-log';
+import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
 import { loadProject } from './load';
-import { stopOnSignals } from './shutdown';
+import { RunLog } from './run-log';
+import { gracePeriod, stopOnSignals } from './shutdown';
 
 export interface ServeOptions {
   host?: string;
@@ -27,18 +28,22 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * `trellis run` in this process: loads the project, listens (flag > config.yaml > localhost:8000),
- * prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM.
+ * prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM. When requests
+ * in flight were cut off (the grace period ran out, or a second signal came), it fails: exit code 1.
  */
 export async function serve(path: string, options: ServeOptions = {}): Promise<void> {
-  const log = createRunLogger();
-  const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: appLogger(log) });
+  const graceMs = gracePeriod();
+  const log = new RunLog();
+  const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
   const host = options.host ?? project.config.settings.server.host;
   const port = options.port ?? project.config.settings.server.port;
   const server = await listenOrExplain(withAccessLog(app.handler, log), host, port);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
-  await stopOnSignals(server, log, options.banner === false ? () => {} : say);
+  const outcome = await stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
+  if (outcome === 'grace-expired') throw new CliError(messages.run.graceExpired(graceMs));
+  if (outcome === 'interrupted') throw new CliError(messages.run.interrupted);
 }
 
 async function listenOrExplain(listener: RequestListener, host: string, port: number): Promise<Server> {

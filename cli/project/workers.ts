@@ -17,7 +17,8 @@ type WorkerMessage = ListeningMessage | FailedMessage;
  * `trellis run --workers N`: the primary process forks N workers (node:cluster) that share one listening
  * socket (with `--port 0`, one free port chosen for all). The first worker starts alone and prints the banner;
  * the others start once it listens. A worker that dies is replaced; SIGINT/SIGTERM stop every worker
- * gracefully. A startup error is reported once, by the primary.
+ * gracefully. A startup error, or requests cut off at the end of the grace period, is reported once, by the
+ * primary (exit code 1).
  */
 export async function runWorkers(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port'>): Promise<void> {
   if (cluster.isWorker) return work(path, count, options);
@@ -111,9 +112,9 @@ function supervise(count: number, port: number): Promise<void> {
       else resolve();
     };
     let failure: CliError | undefined;
+    // The first failure is the one reported: a startup error, or a worker that had to cut requests off while stopping.
     const fail = (message: string) => {
-      if (stopping) return;
-      failure = new CliError(message);
+      failure ??= new CliError(message);
       stopAll();
     };
 

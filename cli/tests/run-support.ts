@@ -28,10 +28,10 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs the CLI to completion (it must end by itself within `timeoutMs`). */
-export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<Finished> {
+/** Runs the CLI to completion (it must end by itself within `timeoutMs`); `env` is added to this process's. */
+export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -55,8 +55,8 @@ export class Running {
   readonly #child: ChildProcessWithoutNullStreams;
   #waiters: Array<() => void> = [];
 
-  constructor(args: string[], cwd = ROOT) {
-    this.#child = spawn(process.execPath, [BIN, 'run', ...args], { cwd });
+  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
+    this.#child = spawn(process.execPath, [BIN, 'run', ...args], { cwd, env: { ...process.env, ...env } });
     this.#child.stdout.on('data', (chunk) => this.#append('stdout', chunk));
     this.#child.stderr.on('data', (chunk) => this.#append('stderr', chunk));
     this.exited = new Promise((resolve) => this.#child.on('close', (code, signal) => {

@@ -1,0 +1,57 @@
+import { join, relative } from 'node:path';
+import { addArtifact, type ArtifactKind } from '../../generators';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { askAdd, type AddChoices } from '../prompts/add-wizard';
+import { isPromptExit } from '../prompts/prompts';
+import { rethrowForCli } from './generator-message';
+import type { Terminal } from './terminal';
+
+export interface AddFlags {
+  dir: string;
+  path?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/** What `trellis add <kind>` does once commander has parsed the command line. */
+export function runAdd(kind: ArtifactKind, name: string | undefined, flags: AddFlags, terminal: Terminal): Promise<void> {
+  return add(kind, name, flags, terminal).catch(rethrowForCli);
+}
+
+async function add(kind: ArtifactKind, name: string | undefined, flags: AddFlags, terminal: Terminal): Promise<void> {
+  const given: AddChoices = { name, path: flags.path };
+  const interactive = !flags.yes && terminal.interactive();
+  const choices = interactive && (given.name === undefined || (kind === 'router' && given.path === undefined)) ? await ask(kind, given, terminal) : given;
+  if (choices.name === undefined) throw new CliError(messages.add.nameRequired(kind));
+  const cwd = terminal.cwd();
+  const result = await addArtifact({
+    kind,
+    name: choices.name,
+    dir: flags.dir,
+    cwd,
+    path: choices.path,
+    dryRun: flags.dryRun,
+  });
+  for (const file of result.files) {
+    terminal.out(messages.add.file(relative(cwd, join(result.root, file.path)), file.bytes));
+  }
+  if (flags.dryRun) return terminal.out(messages.add.dryRun);
+  const { className, basePath, stem } = result.names;
+  terminal.out(
+    kind === 'router'
+      ? messages.add.hint.router(className, basePath)
+      : kind === 'service'
+        ? messages.add.hint.service(className)
+        : messages.add.hint.middleware(className, stem),
+  );
+}
+
+async function ask(kind: ArtifactKind, given: AddChoices, terminal: Terminal): Promise<AddChoices> {
+  try {
+    return await askAdd(kind, given, await terminal.prompts());
+  } catch (error) {
+    if (isPromptExit(error)) throw new CliError(messages.create.cancelled, 130);
+    throw error;
+  }
+}

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { listen, serverUrl, type Server } from '../../framework/server';
+import { withAccessLog } from '../project/access-log';
+import { loadProject } from '../project/load';
+import { BatchedDestination } from '../project/log-destination';
+import { RunLog } from '../project/run-log';
+import { FIXTURES } from './run-support';
+
+/** What the log wrote, as parsed lines (after a flush). */
+class Captured {
+  chunks: string[] = [];
+  readonly log = new RunLog(new BatchedDestination({ write: (chunk: string) => this.chunks.push(chunk) } as never));
+
+  lines(): Array<Record<string, unknown>> {
+    this.log.flush();
+    return this.chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  }
+}
+
+describe('the access log of trellis run', () => {
+  const captured = new Captured();
+  let server: Server;
+  let url: string;
+  before(async () => {
+    const { app } = loadProject(join(FIXTURES, 'healthy'), { logger: captured.log.appLogger });
+    server = await listen(withAccessLog(app.handler, captured.log), { host: '127.0.0.1', port: 0 });
+    url = serverUrl(server);
+  });
+  after(() => server.close());
+
+  /** Requests `path`, waits for the line the log writes once the response closes, returns it. */
+  async function logged(path: string, init?: RequestInit): Promise<{ status: number; id: string | null; line: Record<string, unknown> }> {
+    const before = captured.lines().length;
+    const response = await fetch(`${url}${path}`, init);
+    await response.arrayBuffer();
+    for (let i = 0; i < 100 && captured.lines().length === before; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const lines = captured.lines();
+    assert.equal(lines.length, before + 1, `one line for ${path}`);
+    return { status: response.status, id: response.headers.get('x-request-id'), line: lines.at(-1)! };
+  }
+
+  it('writes one JSON line per request: level, time, method, path without the query, status, ms, request id, msg', async () => {
+    const { status, id, line } = await logged('/tasks/99?token=secret', { headers: { 'x-request-id': 'trace-7' } });
+    assert.equal(status, 404);
+    assert.deepEqual(Object.keys(line), ['level', 'time', 'method', 'path', 'status', 'ms', 'id', 'msg']);
+    assert.deepEqual({ ...line, time: 0, ms: 0 }, { level: 30, time: 0, method: 'GET', path: '/tasks/99', status: 404, ms: 0, id: 'trace-7', msg: 'request' });
+    assert.equal(id, 'trace-7');
+    assert.ok(Math.abs((line.time as number) - Date.now()) < 5_000, 'epoch milliseconds');
+    assert.ok(typeof line.ms === 'number' && line.ms >= 0 && Number.isInteger(line.ms * 100));
+  });
+
+  it('logs the path the client asked for when Express serves it from a mounted router (docs, static files)', async () => {
+    const docs = await logged('/docs/');
+    assert.equal(docs.status, 200);
+    assert.deepEqual([docs.line.path, docs.line.status], ['/docs/', 200]);
+    const spec = await logged('/docs/openapi.json');
+    assert.deepEqual([spec.line.path, spec.line.status], ['/docs/openapi.json', 200]);
+    const file = await logged('/static/hello.txt?v=2');
+    assert.deepEqual([file.line.path, file.line.status], ['/static/hello.txt', 200]);
+    assert.equal(file.line.id, file.id, 'the request id the answer carried');
+  });
+
+  it('logs 499 when the client goes away before the answer', async () => {
+    const before = captured.lines().length;
+    await new Promise<void>((resolve) => {
+      const req = request(`${url}/admin/slow?ms=300`, { headers: { authorization: 'Bearer fixture-token' } });
+      req.on('error', () => resolve());
+      req.end();
+      setTimeout(() => req.destroy(), 50);
+    });
+    for (let i = 0; i < 100 && captured.lines().length === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const line = captured.lines().at(-1)!;
+    assert.deepEqual([line.method, line.path, line.status], ['GET', '/admin/slow', 499]);
+  });
+});
+
+describe('withAccessLog', () => {
+  it('logs the request id however the answer carried it: in writeHead, through setHeader, or not at all', async () => {
+    const captured = new Captured();
+    const server = await listen(
+      withAccessLog((req, res) => {
+        if (req.url === '/head') res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Request-Id': 'in-head' }).end('a');
+        else if (req.url === '/set') res.setHeader('x-request-id', 'by-set').end('b');
+        else res.end('c');
+      }, captured.log),
+      { host: '127.0.0.1', port: 0 },
+    );
+    try {
+      for (const path of ['/head', '/set', '/none']) await (await fetch(`${serverUrl(server)}${path}`)).text();
+      for (let i = 0; i < 100 && captured.lines().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      server.close();
+    }
+    assert.deepEqual(
+      captured.lines().map((line) => [line.path, line.id]),
+      [['/head', 'in-head'], ['/set', 'by-set'], ['/none', undefined]],
+    );
+  });
+});
+
+describe('RunLog', () => {
+  it('escapes what JSON needs escaped in a path or id, and leaves the id out when the answer had none', () => {
+    const captured = new Captured();
+    captured.log.access('GET', '/a"b\\c\u0001d/é', 200, 1.5, undefined);
+    captured.log.access('POST', '/plain', 201, 0, 'id"1');
+    const [first, second] = captured.lines();
+    assert.deepEqual([first.path, 'id' in first], ['/a"b\\c\u0001d/é', false]);
+    assert.deepEqual([second.method, second.path, second.status, second.ms, second.id], ['POST', '/plain', 201, 0, 'id"1']);
+  });
+
+  it('writes an unexpected error as one line with its type, message, stack, code and cause', () => {
+    const captured = new Captured();
+    const cause = new RangeError('deep');
+    const error = Object.assign(new TypeError('boom', { cause }), { code: 'E_BOOM' });
+    captured.log.appLogger.error('GET /x failed (request id r-1)', error);
+    captured.log.error('thrown value', 'just a string');
+    const [line, plain] = captured.lines();
+    assert.deepEqual([line.level, line.msg], [50, 'GET /x failed (request id r-1)']);
+    const err = line.err as Record<string, unknown>;
+    assert.deepEqual([err.type, err.message, err.code], ['TypeError', 'boom', 'E_BOOM']);
+    assert.match(String(err.stack), /^TypeError: boom\n {4}at /);
+    assert.deepEqual([(err.cause as Record<string, unknown>).type, (err.cause as Record<string, unknown>).message], ['RangeError', 'deep']);
+    assert.deepEqual(plain.err, { type: 'string', message: 'just a string' });
+  });
+});
+
+describe('BatchedDestination', () => {
+  it('writes lines together: after the delay, at 64 KiB pending, or on flush, in order', async () => {
+    const writes: string[] = [];
+    const out = new BatchedDestination({ write: (chunk: string, done?: () => void) => (writes.push(chunk), done?.(), true) } as never);
+    out.write('a\n');
+    out.write('b\n');
+    assert.deepEqual(writes, [], 'nothing written yet');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.deepEqual(writes, ['a\nb\n'], 'one write after the delay');
+
+    const long = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 64; i++) out.write(long);
+    assert.equal(writes.length, 2, 'written at once when 64 KiB are pending');
+    assert.equal(writes[1], long.repeat(64));
+
+    out.write('c\n');
+    const flushed: string[] = [];
+    out.flush(() => flushed.push('c'));
+    assert.deepEqual([writes.at(-1), flushed], ['c\n', ['c']], 'flush writes what is pending, then calls back');
+    await new Promise<void>((resolve) => out.flush(() => resolve()));
+    assert.equal(writes.length, 3, 'an empty flush writes nothing, and still calls back');
+  });
+});
