@@ -37,7 +37,10 @@ export interface AppOptions {
   uploads?: Partial<UploadLimits>;
 }
 
-/** A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`. */
+/**
+ * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
+ * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it.
+ */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -215,6 +218,8 @@ export class BaseRouter {
       q < 0
         ? new Request(req, res, url, '', this.bodyLimit, this.uploadLimits)
         : new Request(req, res, url.slice(0, q), url.slice(q + 1), this.bodyLimit, this.uploadLimits);
+    // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
+    (req as IncomingMessage & { id?: string }).id = request.id;
     dispatcher(request).then(
       (response) => response && writeResponse(res, response, req.method === 'HEAD', request.id),
       (error) => this.#crash(res, error),

@@ -37,22 +37,7 @@ export function withAccessLog(app: RequestListener, log: RunLog): RequestListene
   };
 }
 
-const ID_LINE = '\r\nx-request-id: ';
-
-/**
- * The `X-Request-Id` the response carried. The framework passes its headers to `writeHead` in one object
- * (Node's fast path, which keeps no copy for `getHeader`), so once they are sent the id is read from the
- * header block Node wrote (`_header`, set when they are sent); before that, from `getHeader`.
- */
+/** The request id the app answered with: the trellis listener sets it on the Node request (`req.id`). */
 function answeredId(res: ServerResponse): string | undefined {
-  const head = (res as { _header?: string | null })._header;
-  if (!head) {
-    const set = res.getHeader('x-request-id');
-    return set === undefined ? undefined : String(set);
-  }
-  let at = head.indexOf(ID_LINE);
-  if (at < 0) at = head.search(/\r\nx-request-id: /i);
-  if (at < 0) return undefined;
-  const start = at + ID_LINE.length;
-  return head.slice(start, head.indexOf('\r\n', start));
+  return (res.req as IncomingMessage & { id?: string } | undefined)?.id;
 }
