@@ -47,6 +47,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     title: settings.app.title,
     version: settings.app.version,
     description: settings.app.description,
+    bodyLimit: settings.server.body_limit,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
   });

@@ -1,7 +1,7 @@
 /** The framework's settings in `config.yaml`, defaults applied. */
 export interface ProjectSettings {
   app: { title: string; version: string; description: string | undefined };
-  server: { host: string; port: number };
+  server: { host: string; port: number; body_limit: number; headers_timeout: number; request_timeout: number };
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
@@ -27,6 +27,8 @@ const port: Check = (value) =>
   Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535
     ? undefined
     : `must be an integer from 0 to 65535, got ${describe(value)}`;
+const positive: Check = (value) =>
+  Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `must be a positive whole number, got ${describe(value)}`;
 const host: Check = (value) =>
   nonEmpty(value) ?? (/^[A-Za-z0-9.:_-]+$/.test(value as string) ? undefined : `is not a host name or address: ${describe(value)}`);
 const urlPath: Check = (value) =>
@@ -55,6 +57,12 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
   server: {
     host: { check: host, default: 'localhost' },
     port: { check: port, default: 8000 },
+    /** Largest JSON body, in bytes (413 above it). */
+    body_limit: { check: positive, default: 1024 * 1024 },
+    /** Milliseconds to receive a request's headers (slowloris sockets are closed). */
+    headers_timeout: { check: positive, default: 30_000 },
+    /** Milliseconds to receive a whole request (408 after). */
+    request_timeout: { check: positive, default: 120_000 },
   },
   static: {
     dir: { check: nonEmpty, default: 'static' },

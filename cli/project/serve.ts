@@ -37,7 +37,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
   const host = options.host ?? project.config.settings.server.host;
   const port = options.port ?? project.config.settings.server.port;
-  const server = await listenOrExplain(withAccessLog(app.handler, log), host, port);
+  const server = await listenOrExplain(withAccessLog(app.handler, log), host, port, project.config.settings.server);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
@@ -46,9 +46,14 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   if (outcome === 'interrupted') throw new CliError(messages.run.interrupted);
 }
 
-async function listenOrExplain(listener: RequestListener, host: string, port: number): Promise<Server> {
+async function listenOrExplain(
+  listener: RequestListener,
+  host: string,
+  port: number,
+  timeouts: { headers_timeout: number; request_timeout: number },
+): Promise<Server> {
   try {
-    return await listen(listener, { host, port });
+    return await listen(listener, { host, port, headersTimeout: timeouts.headers_timeout, requestTimeout: timeouts.request_timeout });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(messages.run.portInUse(host, port));

@@ -107,6 +107,16 @@ describe('discovery', () => {
     assert.equal((await client.get('/tasks')).status, 200);
   });
 
+  it('takes the body limit from config.yaml, and refuses a limit that is not a positive number', async () => {
+    const dir = healthyWith({ 'config.yaml': 'server: { body_limit: 64 }\nmiddleware: [timing]\nadmin: { token: t }\n' });
+    const client = new TestClient(loadProject(dir).app);
+    const res = await client.post('/tasks', { json: { title: 'x'.repeat(100) } });
+    assert.equal(res.status, 413);
+    assert.deepEqual(res.json(), { error: 'Request body is larger than 64 bytes' });
+    const bad = healthyWith({ 'config.yaml': 'server:\n  headers_timeout: -1\n' });
+    assert.throws(() => loadProject(bad), (e: CliError) => /config\.yaml:2: server\.headers_timeout must be a positive whole number, got -1/.test(e.message));
+  });
+
   it('gives the file and line of a syntax error, without a stack', () => {
     const dir = healthyWith({ 'routers/broken.ts': "import { router } from 'trellis';\n\nexport class Broken extends router('/b') {\n  x = ;\n}\n" });
     assert.equal(loadError(dir), 'routers/broken.ts:4: SyntaxError: Expression expected');
