@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { multipart, rawStatus } from './support/raw-http';
+import { BOUNDARY, file as filePart, multipart, type Part } from '../framework/tests/fixtures/uploads/multipart';
+import { rawStatus } from './support/raw-http';
 import { createSampleProject, runProject, type RunningApp } from './support/sample-server';
 
 // The bad-input corpus of the hardening issue, against the sample project started by `trellis run`:
@@ -21,10 +22,12 @@ interface Case {
 }
 
 const json = { 'content-type': 'application/json' };
-const B = 'XyZ123';
-const form = { 'content-type': `multipart/form-data; boundary=${B}` };
+const form = multipart([]).headers;
+const parts = (list: Part[]) => multipart(list).body;
+// Without the closing boundary line.
+const truncated = (list: Part[]) => parts(list).subarray(0, -`--${BOUNDARY}--\r\n`.length);
 const deep = '['.repeat(20_000) + ']'.repeat(20_000);
-const file = (size: number) => ({ name: 'file', filename: 'a.bin', content: Buffer.alloc(size, 1) });
+const file = (size: number) => filePart('file', 'a.bin', Buffer.alloc(size, 1));
 
 const cases: Case[] = [
   // JSON bodies
@@ -76,13 +79,13 @@ const cases: Case[] = [
   { name: 'admin with a wrong token', path: '/admin/stats', headers: { authorization: 'Bearer wrong' }, expect: [401] },
   { name: 'admin with a malformed header', path: '/admin/stats', headers: { authorization: 'Basic Zm9vOmJhcg==' }, expect: [401] },
   // uploads
-  { name: 'upload without a file', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, [{ name: 'note', content: 'hi' }]), expect: [400] },
-  { name: 'upload over 10 MiB', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, [file(11 * 1024 * 1024)]), expect: [413] },
+  { name: 'upload without a file', method: 'POST', path: '/upload/file', headers: form, body: parts([{ name: 'note', value: 'hi' }]), expect: [400] },
+  { name: 'upload over 10 MiB', method: 'POST', path: '/upload/file', headers: form, body: parts([file(11 * 1024 * 1024)]), expect: [413] },
   { name: 'multipart without a boundary', method: 'POST', path: '/upload/file', headers: { 'content-type': 'multipart/form-data' }, body: 'x', expect: [400] },
-  { name: 'truncated multipart', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, [file(10)], false), expect: [400] },
-  { name: 'unexpected file field', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, [{ ...file(10), name: 'other' }]), expect: [400] },
-  { name: '11 files', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, Array.from({ length: 11 }, () => file(1))), expect: [400, 413] },
-  { name: '101 fields', method: 'POST', path: '/upload/file', headers: form, body: multipart(B, Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, content: 'v' }))), expect: [413] },
+  { name: 'truncated multipart', method: 'POST', path: '/upload/file', headers: form, body: truncated([file(10)]), expect: [400] },
+  { name: 'unexpected file field', method: 'POST', path: '/upload/file', headers: form, body: parts([{ ...file(10), name: 'other' }]), expect: [400] },
+  { name: '11 files', method: 'POST', path: '/upload/file', headers: form, body: parts(Array.from({ length: 11 }, () => file(1))), expect: [400, 413] },
+  { name: '101 fields', method: 'POST', path: '/upload/file', headers: form, body: parts(Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, value: 'v' }))), expect: [413] },
   { name: 'urlencoded with 1,001 fields', method: 'POST', path: '/upload/file', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Array.from({ length: 1001 }, (_, i) => `f${i}=v`).join('&'), expect: [400, 413] },
   { name: 'urlencoded nested 33 deep', method: 'POST', path: '/upload/file', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a${'[b]'.repeat(33)}=1`, expect: [400] },
   { name: 'JSON to the upload endpoint', method: 'POST', path: '/upload/file', headers: json, body: '{}', expect: [400, 415] },

@@ -23,19 +23,3 @@ export function rawStatus(port: number, payload: string | Buffer, waitMs = 5_000
     socket.write(payload);
   });
 }
-
-/** A multipart body from parts; `close: false` leaves out the closing boundary (truncated). */
-export function multipart(
-  boundary: string,
-  parts: Array<{ name: string; filename?: string; content: string | Buffer; type?: string }>,
-  close = true,
-): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    const type = part.filename ? `\r\nContent-Type: ${part.type ?? 'application/octet-stream'}` : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  if (close) chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}

@@ -5,6 +5,7 @@ import type { Class } from '../../framework/metadata';
 import { isRouterClass, type RouterBase } from '../../framework/router';
 import { TestClient } from '../../framework/testing';
 import { blueprintsDir } from '../paths';
+import { file, multipart as multipartBody } from '../../framework/tests/fixtures/uploads/multipart';
 
 /** The sample project as stored in `blueprints/project` (its `.ts` files need no rendering). */
 export const sampleDir = join(blueprintsDir, 'project');
@@ -51,14 +52,5 @@ export function sampleClient(): TestClient {
 
 /** A multipart/form-data body with one file part (and the headers to send it with). */
 export function multipart(field: string, filename: string, content: Buffer): { body: Buffer; headers: Record<string, string> } {
-  const boundary = '----trellis-test-boundary';
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return multipartBody([file(field, filename, content)]);
 }
