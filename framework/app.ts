@@ -11,12 +11,12 @@ import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/colle
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, mountDocs, type DocsOptions } from './docs';
-import { buildOpenAPI, type OpenAPIDocument } from './openapi';
+import type { OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
 import { writeResponse } from './write';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconHandler } from './static/favicon';
-import { mountStatic, type StaticMount } from './static/mount';
+import { serveStatic, staticMount, type StaticMount } from './static/mount';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 
 export interface AppOptions {
@@ -70,6 +70,8 @@ export class BaseRouter {
   #openapi: OpenAPIDocument | undefined;
   #dispatcher: Dispatcher | undefined;
   readonly #staticMounts: StaticMount[] = [];
+  /** What goes on the Express instance once it exists, in the order it was asked for. */
+  readonly #expressMounts: Array<(express: Express) => void> = [];
   #templates: TemplateEngine | undefined;
 
   constructor(options: AppOptions = {}) {
@@ -137,8 +139,9 @@ export class BaseRouter {
    * ```
    */
   mountStatic(urlPrefix: string, dir: string): this {
-    this.#staticMounts.push(mountStatic(this.express, urlPrefix, dir));
-    return this;
+    const mount = staticMount(urlPrefix, dir);
+    this.#staticMounts.push(mount);
+    return this.#onExpress((express) => serveStatic(express, mount));
   }
 
   /** The directories given to `mountStatic`, as absolute paths. */
@@ -175,8 +178,8 @@ export class BaseRouter {
    * ```
    */
   favicon(file: string): this {
-    this.express.get('/favicon.ico', faviconHandler(file));
-    return this;
+    const handler = faviconHandler(file);
+    return this.#onExpress((express) => express.get('/favicon.ico', handler));
   }
 
   /** Every endpoint of the included routers, in inclusion order. */
@@ -185,8 +188,9 @@ export class BaseRouter {
   }
 
   /**
-   * The Express application that serves what no trellis route matches (static files, docs assets,
-   * anything mounted with `app.express.use`). Created on first access.
+   * The Express application that serves what no trellis route matches (docs, static files, the favicon,
+   * anything mounted with `app.express.use`). Created on first access, or by the first request no route
+   * matches: an app that only serves its routes never loads Express.
    */
   get express(): Express {
     if (!this.#express) {
@@ -236,10 +240,20 @@ export class BaseRouter {
    * ```
    */
   openapi(): OpenAPIDocument {
-    return (this.#openapi ??= buildOpenAPI(
-      { title: this.title, version: this.version, description: this.description },
-      this.#routes,
-    ));
+    if (this.#openapi) return this.#openapi;
+    // Loaded on first use: the schema generator is not needed to serve routes.
+    const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
+    const { title, version, description } = this;
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes));
+  }
+
+  // Mounts are checked when asked for (a missing directory fails at startup) and applied to Express when it
+  // is created: loading Express and the docs was a third of a cold start.
+  #onExpress(mount: (express: Express) => void): this {
+    if (this.#express) mount(this.#express);
+    else this.#expressMounts.push(mount);
+    this.#dispatcher = undefined;
+    return this;
   }
 
   // The docs are mounted first on the Express instance, before anything the user adds to it.
@@ -249,20 +263,22 @@ export class BaseRouter {
       const { title, version, description } = this;
       mountDocs(express, this.#docsPrefix, { title, version, description, openapi: () => this.openapi() });
     }
+    for (const mount of this.#expressMounts.splice(0)) mount(express);
     return express;
   }
 
   #prepare(): Dispatcher {
     if (this.#dispatcher) return this.#dispatcher;
-    if (this.#docsPrefix !== undefined) this.#express ??= this.#createExpress();
+    const servesMore = this.#express !== undefined || this.#docsPrefix !== undefined || this.#expressMounts.length > 0;
+    const ensureExpress = () => (this.#express ??= this.#createExpress());
     return (this.#dispatcher = buildDispatcher({
       table: this.#table,
       routes: this.#routes,
       middleware: this.#middleware,
       container: this.#container,
       exceptions: this.#exceptions,
-      express: () => this.#express,
-      ensureExpress: () => this.#express ?? (this.#express = this.#createExpress()),
+      fallback: servesMore ? ensureExpress : undefined,
+      ensureExpress,
       templates: this.#templates,
     }));
   }

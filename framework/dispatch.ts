@@ -24,8 +24,9 @@ interface DispatchContext {
   middleware: readonly MiddlewareLike[];
   container: Container;
   exceptions: ExceptionHandlers;
-  /** The app's Express instance if it has one; `ensureExpress` creates it. */
-  express: () => Express | undefined;
+  /** The Express instance unmatched requests go to (created on first use), when the app has one or will. */
+  fallback: (() => Express) | undefined;
+  /** The app's Express instance, created if needed (Express middleware needs one). */
   ensureExpress: () => Express;
   /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
   templates?: TemplateEngine;
@@ -69,7 +70,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   for (const route of context.routes) {
     pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError, context.templates), onError));
   }
-  const express = context.express();
+  const { fallback } = context;
 
   const routeDispatch: CallNext = async (request) => {
     const method = request.method;
@@ -79,7 +80,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
       return pipelines.get(match.route)!(request);
     }
     const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return express ? new ExpressResponse(express, exceptions) : notFound();
+    if (allowed.length === 0) return fallback ? new ExpressResponse(fallback(), exceptions) : notFound();
     const allow = allowed.join(', ');
     if (method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
     return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });

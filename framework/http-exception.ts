@@ -64,3 +64,17 @@ export class RequestValidationError extends HTTPException {
     this.details = details;
   }
 }
+
+/**
+ * The framework's own 422 for a request's parameters and body. It is an answer, not a bug, and nothing reads
+ * its stack: capturing one was about 8 % of the CPU time of an invalid request, so it is built without.
+ */
+export function requestValidationFailure(details: ValidationDetail[]): RequestValidationError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new RequestValidationError(details);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

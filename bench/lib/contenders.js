@@ -51,6 +51,12 @@ function contenders(sampleDir) {
   ];
   if (sampleDir) {
     list.push({
+      id: 'trellis-sample',
+      label: 'trellis (sample, no CLI)',
+      command: ts('trellis-sample.ts'),
+      env: { SAMPLE_DIR: sampleDir },
+    });
+    list.push({
       id: 'trellis-run',
       label: 'trellis run (sample)',
       command: (port) => [process.execPath, 'bin/trellis.js', 'run', sampleDir, '--host', '127.0.0.1', '--port', String(port)],
@@ -59,6 +65,6 @@ function contenders(sampleDir) {
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-run'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

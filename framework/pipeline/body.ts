@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import getRawBody from 'raw-body';
 import secureJson from 'secure-json-parse';
 import { HTTPException } from '../http-exception';
+
+// Loaded by the first body read: serving GETs, the app never pays for it at startup.
+let getRawBody: typeof import('raw-body') | undefined;
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -29,6 +31,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     length = undefined;
   }
   try {
+    getRawBody ??= require('raw-body') as typeof import('raw-body');
     return await getRawBody(stream, { limit, length });
   } catch (error) {
     const e = error as { type?: string; code?: string };

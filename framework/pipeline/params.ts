@@ -1,11 +1,11 @@
-import { RequestValidationError, type ValidationDetail } from '../http-exception';
+import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import { TrellisError } from '../framework-error';
 import type { Class, ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { valueTypeOf } from './value-type';
 import { assertJsonContentType } from './body';
-import { hasValidationRules, joinField, toValidInstance } from './validate';
+import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
@@ -49,7 +49,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     const read: ArgumentsReader = (request) => {
       const details: ValidationDetail[] = [];
       const args = readSync(request, details);
-      if (details.length) throw new RequestValidationError(details);
+      if (details.length) throw requestValidationFailure(details);
       return args;
     };
     return { read, takesBody: false };
@@ -58,7 +58,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     const details: ValidationDetail[] = [];
     const args = readSync(request, details);
     for (const [index, extract] of deferred) args[index] = await extract(request, details);
-    if (details.length) throw new RequestValidationError(details);
+    if (details.length) throw requestValidationFailure(details);
     return args;
   };
   return { read, takesBody: true };
@@ -122,6 +122,7 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
   if (validated && !hasValidationRules(validated)) {
     throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
   }
+  const toValidInstance = validated && compileValidator(validated);
 
   return async (request, details) => {
     assertJsonContentType(request.headers['content-type']);
@@ -130,12 +131,12 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
       details.push({ location: 'body', field: '', message: 'Field required' });
       return undefined;
     }
-    if (!validated) return value;
-    if (!elementClass) return toValidInstance(validated, value, '', details);
+    if (!toValidInstance) return value;
+    if (!elementClass) return toValidInstance(value, '', details);
     if (!Array.isArray(value)) {
       details.push({ location: 'body', field: '', message: 'Input should be an array' });
       return undefined;
     }
-    return Promise.all(value.map((item, i) => toValidInstance(validated, item, joinField('', i), details)));
+    return Promise.all(value.map((item, i) => toValidInstance(item, joinField('', i), details)));
   };
 }

@@ -1,3 +1,3 @@
-export { mountStatic } from './mount';
+export { serveStatic, staticMount } from './mount';
 export type { StaticMount } from './mount';
 export { faviconHandler } from './favicon';

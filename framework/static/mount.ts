@@ -12,13 +12,8 @@ export interface StaticMount {
   dir: string;
 }
 
-/**
- * Serves the files of `dir` under `prefix` on the app's Express instance, with serve-static (ETag,
- * Last-Modified, Range, HEAD). Every path is checked first by `resolveInside`; what fails ends as the
- * app's JSON 404 (400 for malformed encoding, 405 for a method other than GET/HEAD on a file), never a byte
- * from outside `dir`. The directory is checked and resolved once, here.
- */
-export function mountStatic(express: Express, prefix: string, dir: string): StaticMount {
+/** Checks a static mount's prefix and directory (which must exist now) and resolves the directory once. */
+export function staticMount(prefix: string, dir: string): StaticMount {
   if (!/^\/[^{}*:?#]*$/.test(prefix)) throw new TrellisError('TRELLIS_ERR_STATIC_PREFIX', JSON.stringify(prefix));
   const mountPath = prefix.replace(/\/+$/, '') || '/';
   let root: string;
@@ -28,6 +23,16 @@ export function mountStatic(express: Express, prefix: string, dir: string): Stat
   } catch {
     throw new TrellisError('TRELLIS_ERR_STATIC_DIR', dir);
   }
+  return { prefix: mountPath, dir: root };
+}
+
+/**
+ * Serves the files of a checked mount on the app's Express instance, with serve-static (ETag,
+ * Last-Modified, Range, HEAD). Every path is checked first by `resolveInside`; what fails ends as the
+ * app's JSON 404 (400 for malformed encoding, 405 for a method other than GET/HEAD on a file), never a byte
+ * from outside the directory.
+ */
+export function serveStatic(express: Express, { prefix, dir: root }: StaticMount): void {
   const serve = (require('express') as typeof import('express')).static(root, {
     index: false,
     redirect: false,
@@ -36,7 +41,7 @@ export function mountStatic(express: Express, prefix: string, dir: string): Stat
 
   // What is not a servable file falls through (to later Express handlers, then the JSON 404), so a mount
   // at `/` does not hide the docs, the favicon or another mount.
-  express.use(mountPath, (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+  express.use(prefix, (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const url = req.url;
     const q = url.indexOf('?');
     resolveInside(root, q < 0 ? url : url.slice(0, q)).then((safe) => {
@@ -51,7 +56,6 @@ export function mountStatic(express: Express, prefix: string, dir: string): Stat
       });
     }, next);
   });
-  return { prefix: mountPath, dir: root };
 }
 
 // serve-static's errors carry the file system path in their message: keep only a 4xx status. Others

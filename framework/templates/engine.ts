@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import nunjucks from 'nunjucks';
+import type { Environment } from 'nunjucks';
 import { TrellisError } from '../framework-error';
 
 export interface TemplateOptions {
@@ -17,7 +17,8 @@ export interface TemplateOptions {
 export class TemplateEngine {
   /** Absolute path of the templates directory. */
   readonly dir: string;
-  readonly #env: nunjucks.Environment;
+  readonly #options: TemplateOptions;
+  #env: Environment | undefined;
 
   constructor(dir: string, options: TemplateOptions = {}) {
     this.dir = resolve(dir);
@@ -26,9 +27,7 @@ export class TemplateEngine {
       isDirectory = statSync(this.dir).isDirectory();
     } catch {}
     if (!isDirectory) throw new TrellisError('TRELLIS_ERR_TEMPLATES_DIR', dir);
-    this.#env = new nunjucks.Environment(new nunjucks.FileSystemLoader(this.dir), { autoescape: true });
-    for (const [name, filter] of Object.entries(options.filters ?? {})) this.#env.addFilter(name, filter);
-    for (const [name, value] of Object.entries(options.globals ?? {})) this.#env.addGlobal(name, value);
+    this.#options = options;
   }
 
   /** Renders `name` (relative to the directory) with `context`; a missing or failing template throws a TrellisError. */
@@ -38,7 +37,7 @@ export class TemplateEngine {
       throw new TrellisError('TRELLIS_ERR_TEMPLATE_NOT_FOUND', JSON.stringify(name), this.dir);
     }
     try {
-      return this.#env.render(name, context);
+      return this.#environment().render(name, context);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (message === `template not found: ${name}`) {
@@ -46,5 +45,15 @@ export class TemplateEngine {
       }
       throw new TrellisError('TRELLIS_ERR_TEMPLATE_RENDER', JSON.stringify(name), message.replace(/\s+/g, ' '));
     }
+  }
+
+  // nunjucks is loaded by the first render: an app that renders nothing yet does not pay for it at startup.
+  #environment(): Environment {
+    if (this.#env) return this.#env;
+    const nunjucks = require('nunjucks') as typeof import('nunjucks');
+    const env = new nunjucks.Environment(new nunjucks.FileSystemLoader(this.dir), { autoescape: true });
+    for (const [name, filter] of Object.entries(this.#options.filters ?? {})) env.addFilter(name, filter);
+    for (const [name, value] of Object.entries(this.#options.globals ?? {})) env.addGlobal(name, value);
+    return (this.#env = env);
   }
 }

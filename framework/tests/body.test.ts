@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsBoolean, IsEmail, IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize, IsBoolean, IsEmail, IsInt, IsOptional, IsString, Length, Min, Validate, ValidateNested, ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { BaseRouter, Post, Put, router, TrellisError } from '../index';
 import { Body, Int, Path } from '../param';
 import { TestClient } from '../testing';
@@ -127,5 +130,34 @@ describe('JSON bodies', () => {
       @Post() create(@Body() body: Loose) { return body; }
     }
     assert.throws(() => new BaseRouter().includeRouter(new R()), (e: TrellisError) => e.code === 'TRELLIS_ERR_BODY_UNVALIDATED' && /Loose/.test(e.message));
+  });
+
+  it('waits for rules that answer with a promise, declared async or not', async () => {
+    const taken = new Set(['taken']);
+    @ValidatorConstraint({ name: 'freeName', async: true })
+    class FreeName implements ValidatorConstraintInterface {
+      validate(name: string) { return new Promise<boolean>((resolve) => setTimeout(() => resolve(!taken.has(name)), 5)); }
+      defaultMessage() { return 'name is taken'; }
+    }
+    // Not declared async, yet returns a promise: class-validator's `validate` still waits for it.
+    @ValidatorConstraint({ name: 'notReserved' })
+    class NotReserved implements ValidatorConstraintInterface {
+      validate(name: string) { return Promise.resolve(name !== 'admin'); }
+      defaultMessage() { return 'name is reserved'; }
+    }
+    class Signup {
+      @IsString() @Validate(FreeName) @Validate(NotReserved) name!: string;
+    }
+    class R extends router('/signup') {
+      @Post() create(@Body() body: Signup) { return body; }
+    }
+    const signup = new TestClient(new BaseRouter().includeRouter(new R()));
+    const messages = async (name: string) => {
+      const res = await signup.post('/signup', { json: { name } });
+      return [res.status, res.status === 422 ? res.json().details.map((d: { message: string }) => d.message) : res.json()];
+    };
+    assert.deepEqual(await messages('taken'), [422, ['name is taken']]);
+    assert.deepEqual(await messages('admin'), [422, ['name is reserved']]);
+    assert.deepEqual(await messages('free'), [200, { name: 'free' }]);
   });
 });

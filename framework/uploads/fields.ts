@@ -1,9 +1,9 @@
-import qs from 'qs';
+import type { IParseOptions } from 'qs';
 import { HTTPException } from '../http-exception';
 import type { FormValue } from './form';
 import { FIELD_DEPTH_LIMIT, URLENCODED_PARAMETER_LIMIT } from './limits';
 
-const OPTIONS: qs.IParseOptions = {
+const OPTIONS: IParseOptions = {
   depth: FIELD_DEPTH_LIMIT,
   strictDepth: true,
   parameterLimit: URLENCODED_PARAMETER_LIMIT,
@@ -18,7 +18,9 @@ const OPTIONS: qs.IParseOptions = {
 /** Parses a urlencoded body into nested fields; too many pairs is a 413, too deep a name a 400. */
 export function parseUrlencoded(text: string): Record<string, FormValue | undefined> {
   try {
-    return qs.parse(text, OPTIONS) as Record<string, FormValue>;
+    // Loaded by the first form body: an API that takes none never pays for it at startup.
+    const { parse } = require('qs') as typeof import('qs');
+    return parse(text, OPTIONS) as Record<string, FormValue>;
   } catch (error) {
     throw limitError(error);
   }
