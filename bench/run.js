@@ -43,8 +43,10 @@ async function main(argv) {
     const wanted = (id) => !options.only || options.only.includes(id);
 
     log('trellis create');
-    const { create, sampleDir } = wanted('trellis-run') ? await runCreate(context) : { create: undefined, sampleDir: undefined };
-    const leftOut = create?.error ? [{ id: 'trellis-run', reason: `trellis create failed: ${create.error}` }] : [];
+    const { create, sampleDir } = wanted('trellis-run') || wanted('trellis-sample') ? await runCreate(context) : { create: undefined, sampleDir: undefined };
+    const leftOut = create?.error
+      ? ['trellis-sample', 'trellis-run'].filter(wanted).map((id) => ({ id, reason: `trellis create failed: ${create.error}` }))
+      : [];
 
     log('checking answers');
     const checked = await checkAll(allContenders(sampleDir).filter((c) => wanted(c.id)), pin, log);

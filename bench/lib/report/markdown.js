@@ -69,7 +69,10 @@ function renderMarkdown(results) {
     '',
     '## Throughput',
     '',
-    'trellis programmatic runs `bench/apps/trellis.ts` through `register.js` (the @swc/core hook `trellis run` uses). ' +
+    'trellis programmatic runs `bench/apps/trellis.ts` through `register.js` (the @swc/core hook `trellis run` uses): ' +
+      'two routers and nothing else, like the peers\' apps. "trellis (sample, no CLI)" is the project `trellis create` ' +
+      'made, assembled by the loader `trellis run` uses and served by the framework\'s `listen` (`bench/apps/trellis-sample.ts`): ' +
+      'the same routers, services and global Timing middleware as "trellis run (sample)", without the CLI\'s access log. ' +
       'Invalid bodies get 422 from trellis and raw node:http, 400 from the others.',
     '',
     ...results.contenders.filter((c) => c.note).map((c) => `- ${c.label}: ${c.note}.`),

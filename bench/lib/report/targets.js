@@ -34,8 +34,12 @@ function evaluateTargets(results) {
     const min = Math.min(...ratios.map((r) => r.rps));
     return { min, detail: perEndpoint(ratios.map((r) => r.rps), min), byCpu: perEndpoint(ratios.map((r) => r.cpu), Math.min(...ratios.map((r) => r.cpu))) };
   };
-  const run = lowest('trellis-run', 'trellis');
-  rows.push(row('trellis via `trellis run` / trellis programmatic (lowest endpoint)', '>= 0.95', run.min, (v) => v >= 0.95, run.detail, run.byCpu));
+  // What the CLI adds per request: the same project with and without it (the minimal programmatic app has
+  // neither the sample's routers nor its global middleware). Without the trellis-sample contender, against that.
+  const base = results.throughput?.['trellis-sample'] ? 'trellis-sample' : 'trellis';
+  const run = lowest('trellis-run', base);
+  const against = base === 'trellis-sample' ? 'the sample served without the CLI' : 'trellis programmatic';
+  rows.push(row(`trellis via \`trellis run\` / ${against} (lowest endpoint)`, '>= 0.95', run.min, (v) => v >= 0.95, run.detail, run.byCpu));
 
   for (const peer of ['routing-controllers', 'nest']) {
     const r = lowest('trellis', peer);
@@ -51,10 +55,10 @@ function evaluateTargets(results) {
   const cold = ratio(results.coldStart?.['trellis-run']?.median, results.coldStart?.express?.median);
   rows.push(row('cold start `trellis run` (sample) / bare Express 5', '<= 2.0', cold, (v) => v <= 2));
 
-  const growth = ['trellis', 'trellis-run'].map((id) => results.memory?.[id]?.growthMB).filter(Number.isFinite);
+  const growth = ['trellis', 'trellis-sample', 'trellis-run'].map((id) => results.memory?.[id]?.growthMB).filter(Number.isFinite);
   const worst = growth.length ? Math.max(...growth) : NaN;
   const requests = (results.settings?.memoryRequests ?? 0).toLocaleString('en-US');
-  rows.push(row(`RSS growth over ${requests} requests after warm-up, trellis (worst of both)`, '< 20 MB', worst, (v) => v < 20, `${fmt(worst, 1)} MB`));
+  rows.push(row(`RSS growth over ${requests} requests after warm-up, trellis (worst contender)`, '< 20 MB', worst, (v) => v < 20, `${fmt(worst, 1)} MB`));
   return rows;
 }
 
