@@ -37,15 +37,15 @@ async function main(argv) {
   try {
     const context = { pin, settings, log, workDir, scripts: writeWrkScripts(workDir), mixScripts: {
         warmup: writeMixScript(workDir, settings.memoryRequests / 2),
-        measured: writeMixScript(workDir, settings.memoryRequests),
+        chunk: writeMixScript(workDir, settings.memoryRequests / 10),
       },
     };
     const wanted = (id) => !options.only || options.only.includes(id);
 
     log('trellis create');
-    const { create, sampleDir } = wanted('trellis-run') || wanted('trellis-sample') ? await runCreate(context) : { create: undefined, sampleDir: undefined };
+    const { create, sampleDir } = ['trellis-sample', 'trellis-run', 'trellis-run-quiet'].some(wanted) ? await runCreate(context) : { create: undefined, sampleDir: undefined };
     const leftOut = create?.error
-      ? ['trellis-sample', 'trellis-run'].filter(wanted).map((id) => ({ id, reason: `trellis create failed: ${create.error}` }))
+      ? ['trellis-sample', 'trellis-run', 'trellis-run-quiet'].filter(wanted).map((id) => ({ id, reason: `trellis create failed: ${create.error}` }))
       : [];
 
     log('checking answers');

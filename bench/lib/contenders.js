@@ -56,15 +56,13 @@ function contenders(sampleDir) {
       command: ts('trellis-sample.ts'),
       env: { SAMPLE_DIR: sampleDir },
     });
-    list.push({
-      id: 'trellis-run',
-      label: 'trellis run (sample)',
-      command: (port) => [process.execPath, 'bin/trellis.js', 'run', sampleDir, '--host', '127.0.0.1', '--port', String(port)],
-    });
+    const run = (port) => [process.execPath, 'bin/trellis.js', 'run', sampleDir, '--host', '127.0.0.1', '--port', String(port)];
+    list.push({ id: 'trellis-run', label: 'trellis run (sample)', command: run });
+    list.push({ id: 'trellis-run-quiet', label: 'trellis run --no-access-log', command: (port) => [...run(port), '--no-access-log'] });
   }
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

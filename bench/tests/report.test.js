@@ -4,7 +4,7 @@
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
 const { parseWrk } = require('../lib/wrk');
-const { median, summarize, rotate, ratio } = require('../lib/stats');
+const { median, summarize, rotate, ratio, slope } = require('../lib/stats');
 const { evaluateTargets } = require('../lib/report/targets');
 const { renderMarkdown } = require('../lib/report/markdown');
 const { renderChart } = require('../lib/report/chart');
@@ -58,6 +58,16 @@ describe('statistics', () => {
     assert.deepEqual(rotate(['a', 'b', 'c'], 4), ['b', 'c', 'a']);
     assert.ok(Number.isNaN(ratio(1, 0)));
   });
+
+  it('fits the trend of RSS readings: a sawtooth without growth is flat, a leak is its slope', () => {
+    const done = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((k) => k * 10_000);
+    const sawtooth = [100, 120, 100, 120, 100, 120, 100, 120, 100, 120];
+    // The last reading minus the first says +20 MB; the trend sees 6 MB of the sawtooth's phase, not a leak.
+    assert.ok(Math.abs(slope(done, sawtooth) * 100_000 - 6.06) < 0.01);
+    const leak = done.map((n) => 100 + n / 1000); // 1 MB per thousand requests
+    assert.ok(Math.abs(slope(done, leak) * 100_000 - 100) < 1e-9);
+    assert.ok(Number.isNaN(slope([1], [1])));
+  });
 });
 
 const s = (median, spread = 0.1) => ({ median, min: median * (1 - spread), max: median * (1 + spread), n: 5 });
@@ -89,7 +99,7 @@ function madeUpRun() {
     throughput,
     coldStart: { express: s(150), 'trellis-run': s(450) },
     scaling: { 10: { path: '/resource0/7', rps: s(30000), p99: s(4) }, 1000: { path: '/resource50/7', rps: s(28500), p99: s(4.4) } },
-    memory: { trellis: { idleMB: 100, warmMB: 130, afterMB: 135, growthMB: 5, growthFromIdleMB: 35, peakMB: 140 } },
+    memory: { trellis: { idleMB: 100, warmMB: 130, afterMB: 135, growthMB: 5, trendMB: 4.2, growthFromIdleMB: 35, peakMB: 140 } },
     create: s(900),
   };
 }
@@ -107,7 +117,7 @@ describe('targets', () => {
     assert.equal(rows['trellis / NestJS'].met, true); // the bound is inclusive
     assert.equal(rows['GET with 1'].measured, '0.95');
     assert.equal(rows['cold start `trellis run`'].met, false);
-    assert.equal(rows['RSS growth over 100'].measured, '5.0 MB');
+    assert.equal(rows['RSS growth over 100'].measured, '4.2 MB'); // the trend, not the single reading
     assert.equal(rows['RSS growth over 100'].met, true);
 
     // With the sample served without the CLI in the run, `trellis run` is judged against it, not the minimal app.
@@ -136,7 +146,7 @@ describe('reports', () => {
     assert.match(text, /\| POST \/tasks with validation, trellis \/ raw \| >= 0\.40 \| 0\.30 \| \*\*missed\*\* \| 0\.30 \|/);
     assert.match(text, /## Cold start[\s\S]*\| trellis run \(sample\) \| 450 \(405–495\) \| 3\.00 \|/);
     assert.match(text, /## Route-count scaling[\s\S]*\| 1,000 \| `GET \/resource50\/7` \| 28,500/);
-    assert.match(text, /## Memory[\s\S]*\| trellis \(BaseRouter\) \| 100\.0 \| 130\.0 \| 135\.0 \| 5\.0 \| 35\.0 \| 140\.0 \|/);
+    assert.match(text, /## Memory[\s\S]*\| trellis \(BaseRouter\) \| 100\.0 \| 130\.0 \| 135\.0 \| 5\.0 \| 4\.2 \| 35\.0 \| 140\.0 \|/);
     assert.match(text, /- hono: GET \/tasks\/1: got 500 <html>/);
   });
 

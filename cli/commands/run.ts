@@ -8,9 +8,10 @@ interface RunFlags {
   port?: string;
   reload?: boolean;
   workers?: string;
+  accessLog?: boolean;
 }
 
-/** `trellis run <path> [--host] [--port] [--reload] [--workers N]` */
+/** `trellis run <path> [--host] [--port] [--reload] [--workers N] [--no-access-log]` */
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -20,13 +21,17 @@ export function registerRun(program: Command): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one (default: config.yaml server.port, else 8000)')
     .option('--reload', 'restart when a project file changes')
     .option('--workers <n>', 'processes sharing the port (node:cluster)', '1')
+    // Both forms, so that "not given" (config.yaml decides) differs from "on".
+    .option('--access-log', 'log one JSON line per request on stdout (default: config.yaml server.access_log, else on)')
+    .option('--no-access-log', 'no line per request (errors are still logged)')
     .action(async (path: string, flags: RunFlags) => {
       const host = flags.host === undefined ? undefined : parseHost(flags.host);
       const port = flags.port === undefined ? undefined : parsePort(flags.port);
       const workers = parseWorkers(flags.workers ?? '1');
-      if (flags.reload) return (await import('../project/reload')).superviseReload(path, { host, port, workers });
-      if (workers > 1) return (await import('../project/workers')).runWorkers(path, workers, { host, port });
-      return (await import('../project/serve')).serve(path, { host, port });
+      const { accessLog } = flags;
+      if (flags.reload) return (await import('../project/reload')).superviseReload(path, { host, port, workers, accessLog });
+      if (workers > 1) return (await import('../project/workers')).runWorkers(path, workers, { host, port, accessLog });
+      return (await import('../project/serve')).serve(path, { host, port, accessLog });
     });
 }
 

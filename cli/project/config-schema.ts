@@ -1,7 +1,7 @@
 /** The framework's settings in `config.yaml`, defaults applied. */
 export interface ProjectSettings {
   app: { title: string; version: string; description: string | undefined };
-  server: { host: string; port: number; body_limit: number; headers_timeout: number; request_timeout: number };
+  server: { host: string; port: number; body_limit: number; headers_timeout: number; request_timeout: number; access_log: boolean };
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
@@ -63,6 +63,8 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     headers_timeout: { check: positive, default: 30_000 },
     /** Milliseconds to receive a whole request (408 after). */
     request_timeout: { check: positive, default: 120_000 },
+    /** One JSON line per request on stdout (`trellis run --no-access-log` turns it off for one run). */
+    access_log: { check: boolean, default: true },
   },
   static: {
     dir: { check: nonEmpty, default: 'static' },

@@ -10,6 +10,7 @@ export interface ReloadOptions {
   host?: string;
   port?: number;
   workers: number;
+  accessLog?: boolean;
 }
 
 const BIN = join(__dirname, '..', '..', 'bin', 'trellis.js');
@@ -37,6 +38,7 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
       const args = ['run', path, '--workers', String(options.workers)];
       if (options.host !== undefined) args.push('--host', options.host);
       if (port !== undefined) args.push('--port', String(port));
+      if (options.accessLog !== undefined) args.push(options.accessLog ? '--access-log' : '--no-access-log');
       const current = fork(BIN, args, { stdio: 'inherit' });
       child = current;
       ready = false;

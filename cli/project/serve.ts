@@ -16,6 +16,8 @@ export interface ServeOptions {
   banner?: boolean;
   /** Cluster size, shown in the banner when more than one. */
   workers?: number;
+  /** One line per request on stdout; config.yaml's `server.access_log` (on by default) when not given. */
+  accessLog?: boolean;
 }
 
 /** What a serving process tells its parent (the reload supervisor or the cluster primary), if it has one. */
@@ -37,7 +39,9 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
   const host = options.host ?? project.config.settings.server.host;
   const port = options.port ?? project.config.settings.server.port;
-  const server = await listenOrExplain(withAccessLog(app.handler, log), host, port, project.config.settings.server);
+  const accessLog = options.accessLog ?? project.config.settings.server.access_log;
+  const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
+  const server = await listenOrExplain(listener, host, port, project.config.settings.server);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);

@@ -20,7 +20,7 @@ type WorkerMessage = ListeningMessage | FailedMessage;
  * gracefully. A startup error, or requests cut off at the end of the grace period, is reported once, by the
  * primary (exit code 1).
  */
-export async function runWorkers(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port'>): Promise<void> {
+export async function runWorkers(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<void> {
   if (cluster.isWorker) return work(path, count, options);
   return supervise(count, await clusterPort(path, options));
 }
@@ -29,7 +29,7 @@ export async function runWorkers(path: string, count: number, options: Pick<Serv
  * The port every worker listens on. Workers share a socket only when they ask for the same host and port,
  * and a socket nobody listens on any more is closed; so "any free port" (0) is chosen once, here.
  */
-async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'port'>): Promise<number> {
+async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<number> {
   const project = openProject(path);
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
@@ -48,7 +48,7 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-async function work(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port'>): Promise<void> {
+async function work(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<void> {
   try {
     const port = Number(process.env.TRELLIS_CLUSTER_PORT);
     await serve(path, { ...options, port, banner: process.env.TRELLIS_CLUSTER_FIRST === '1', workers: count });

@@ -91,6 +91,23 @@ describe('trellis run (a real process)', () => {
     assert.equal((await flagged.exited).code, 0);
   });
 
+  it('logs no request lines with --no-access-log or server.access_log: false; --access-log wins over the config', async () => {
+    const served = async (args: string[], dir: string) => {
+      const run = start(args, dir);
+      const url = await run.url();
+      assert.equal((await http(`${url}/tasks`)).status, 200);
+      assert.equal((await http(`${url}/tasks/99`)).status, 404);
+      run.kill('SIGTERM');
+      assert.deepEqual(await run.exited, { code: 0, signal: null });
+      return run.stdout.split('\n').filter((line) => line.includes('"msg":"request"')).length;
+    };
+    const dir = copyFixture('healthy');
+    assert.equal(await served(['.', '--port', '0', '--no-access-log'], dir), 0);
+    writeFileSync(join(dir, 'config.yaml'), 'server: { access_log: false }\nmiddleware: [timing]\nadmin: { token: t }\n');
+    assert.equal(await served(['.', '--port', '0'], dir), 0);
+    assert.equal(await served(['.', '--port', '0', '--access-log'], dir), 2);
+  });
+
   it('stops (and doctor finishes) even when project code keeps a timer running', async () => {
     const dir = copyFixture('healthy');
     writeFileSync(join(dir, 'services', 'ticker.ts'), 'export class Ticker {\n  readonly timer = setInterval(() => {}, 1000);\n}\n');

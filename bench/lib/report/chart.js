@@ -9,7 +9,7 @@ const LABEL = 210;
 const BAR_AREA = 560;
 const ROW = 22;
 const PANEL_GAP = 34;
-const COLORS = { raw: '#9e9e9e', trellis: '#2e7d32', 'trellis-sample': '#43a047', 'trellis-run': '#66bb6a', other: '#5c7cba' };
+const COLORS = { raw: '#9e9e9e', trellis: '#2e7d32', 'trellis-sample': '#43a047', 'trellis-run': '#66bb6a', 'trellis-run-quiet': '#81c784', other: '#5c7cba' };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const int = (n) => Math.round(n).toLocaleString('en-US');

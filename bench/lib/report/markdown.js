@@ -72,7 +72,8 @@ function renderMarkdown(results) {
     'trellis programmatic runs `bench/apps/trellis.ts` through `register.js` (the @swc/core hook `trellis run` uses): ' +
       'two routers and nothing else, like the peers\' apps. "trellis (sample, no CLI)" is the project `trellis create` ' +
       'made, assembled by the loader `trellis run` uses and served by the framework\'s `listen` (`bench/apps/trellis-sample.ts`): ' +
-      'the same routers, services and global Timing middleware as "trellis run (sample)", without the CLI\'s access log. ' +
+      'the same routers, services and global Timing middleware as "trellis run (sample)", without the CLI. ' +
+      '"trellis run --no-access-log" is `trellis run` with its access log (one JSON line per request, on by default) off. ' +
       'Invalid bodies get 422 from trellis and raw node:http, 400 from the others.',
     '',
     ...results.contenders.filter((c) => c.note).map((c) => `- ${c.label}: ${c.note}.`),
@@ -127,7 +128,7 @@ function memorySection(results) {
     .filter((c) => results.memory[c.id])
     .map((c) => {
       const m = results.memory[c.id];
-      return [c.label, mb(m.idleMB), mb(m.warmMB), mb(m.afterMB), mb(m.growthMB), mb(m.growthFromIdleMB), mb(m.peakMB)];
+      return [c.label, mb(m.idleMB), mb(m.warmMB), mb(m.afterMB), mb(m.growthMB), mb(m.trendMB), mb(m.growthFromIdleMB), mb(m.peakMB)];
     });
   return [
     '## Memory',
@@ -135,10 +136,12 @@ function memorySection(results) {
     `RSS of a fresh server 1 s after its first answer ("idle"), after a warm-up of ${int(results.settings.memoryRequests / 2)} ` +
       `requests ("warm"), and after ${int(results.settings.memoryRequests)} more ("after"), all cycling over the four endpoints ` +
       '(a quarter of them create a task, which the in-memory store keeps). "growth" is after − warm, what the requests ' +
-      'retained; "from idle" is after − idle, which includes the heap sizing, JIT code and socket buffers every Node ' +
+      'retained as one reading shows it; "trend" is the least-squares slope of RSS read after each tenth of them, times ' +
+      'their number: a single reading lands anywhere in the garbage collector\'s cycle, the trend does not. ' +
+      '"from idle" is after − idle, which includes the heap sizing, JIT code and socket buffers every Node ' +
       'server gains in its first requests (compare raw node:http).',
     '',
-    table(['contender', 'idle MB', 'warm MB', 'after MB', 'growth MB', 'from idle MB', 'peak MB'], rows),
+    table(['contender', 'idle MB', 'warm MB', 'after MB', 'growth MB', 'trend MB', 'from idle MB', 'peak MB'], rows),
     '',
   ];
 }
