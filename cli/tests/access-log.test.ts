@@ -12,7 +12,7 @@ import { FIXTURES } from './run-support';
 /** What the log wrote, as parsed lines (after a flush). */
 class Captured {
   chunks: string[] = [];
-  readonly log = new RunLog(new BatchedDestination({ write: (chunk: string) => this.chunks.push(chunk) } as never));
+  readonly log = new RunLog(new BatchedDestination({ write: (chunk: Buffer | string) => this.chunks.push(String(chunk)) } as never));
 
   lines(): Array<Record<string, unknown>> {
     this.log.flush();
@@ -127,25 +127,30 @@ describe('RunLog', () => {
 });
 
 describe('BatchedDestination', () => {
-  it('writes lines together: after the delay, at 64 KiB pending, or on flush, in order', async () => {
+  it('writes lines together: after the delay, when the next line might not fit in 64 KiB, or on flush, in order', async () => {
     const writes: string[] = [];
-    const out = new BatchedDestination({ write: (chunk: string, done?: () => void) => (writes.push(chunk), done?.(), true) } as never);
+    const out = new BatchedDestination({ write: (chunk: Buffer | string, done?: () => void) => (writes.push(String(chunk)), done?.(), true) } as never);
     out.write('a\n');
-    out.write('b\n');
+    out.write('é\n');
     assert.deepEqual(writes, [], 'nothing written yet');
     await new Promise((resolve) => setTimeout(resolve, 60));
-    assert.deepEqual(writes, ['a\nb\n'], 'one write after the delay');
+    assert.deepEqual(writes, ['a\né\n'], 'one write after the delay, UTF-8 encoded');
 
     const long = `${'x'.repeat(1023)}\n`;
     for (let i = 0; i < 64; i++) out.write(long);
-    assert.equal(writes.length, 2, 'written at once when 64 KiB are pending');
-    assert.equal(writes[1], long.repeat(64));
+    // 62 lines are 63,488 bytes: the 63rd might take up to 3 bytes a character, more than what is left.
+    assert.equal(writes.length, 2, 'written at once before a line that might not fit');
+    assert.equal(writes[1], long.repeat(62));
+
+    const huge = `${'y'.repeat(30_000)}\n`;
+    out.write(huge);
+    assert.deepEqual(writes.slice(2), [long.repeat(2), huge], 'a line too long to batch follows the pending ones');
 
     out.write('c\n');
     const flushed: string[] = [];
     out.flush(() => flushed.push('c'));
     assert.deepEqual([writes.at(-1), flushed], ['c\n', ['c']], 'flush writes what is pending, then calls back');
     await new Promise<void>((resolve) => out.flush(() => resolve()));
-    assert.equal(writes.length, 3, 'an empty flush writes nothing, and still calls back');
+    assert.equal(writes.length, 5, 'an empty flush writes nothing, and still calls back');
   });
 });
