@@ -14,6 +14,7 @@ const { checkAll } = require('./lib/phases/check');
 const { runColdStart } = require('./lib/phases/cold-start');
 const { runCreate } = require('./lib/phases/create');
 const { runMemory } = require('./lib/phases/memory');
+const { runCliOverhead } = require('./lib/phases/cli-overhead');
 const { runScaling } = require('./lib/phases/scaling');
 const { runThroughput } = require('./lib/phases/throughput');
 const { renderChart } = require('./lib/report/chart');
@@ -56,6 +57,8 @@ async function main(argv) {
 
     log(`throughput: ${contenders.length} contenders x 4 endpoints x ${settings.repetitions} repetitions`);
     const throughput = await runThroughput(contenders, context);
+    log(`what trellis run adds per request: ${settings.overheadRepetitions} repetitions`);
+    const cliOverhead = await runCliOverhead(contenders, context);
     log('cold start');
     const coldStart = await runColdStart(contenders, context);
     log('route-count scaling');
@@ -72,6 +75,7 @@ async function main(argv) {
       contenders: contenders.map(({ id, label, note }) => ({ id, label, note })),
       leftOut,
       throughput,
+      cliOverhead,
       coldStart,
       scaling,
       memory,

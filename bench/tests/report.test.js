@@ -130,6 +130,20 @@ describe('targets', () => {
     assert.equal(sampleRow.measured, '0.90 (get-task 0.90, search 0.90, post-task 0.90, post-invalid 0.90)');
     assert.equal(sampleRow.met, false);
 
+    // With the CLI-overhead phase, its medians decide, and the run without the access log gets its own row.
+    const withOverhead = madeUpRun();
+    const oc = (rps, cpuUs) => ({ rps: s(rps), cpuUs: s(cpuUs) });
+    withOverhead.cliOverhead = {
+      'get-task': { 'trellis-sample': oc(50000, 20), 'trellis-run': oc(46000, 21.7), 'trellis-run-quiet': oc(49500, 20.2) },
+      'post-task': { 'trellis-sample': oc(25000, 40), 'trellis-run': oc(24500, 40.8), 'trellis-run-quiet': oc(25000, 40) },
+    };
+    const overheadRows = evaluateTargets(withOverhead).filter((t) => /trellis run/.test(t.figure) && !t.figure.startsWith('cold'));
+    assert.deepEqual(overheadRows.map((t) => [t.measured, t.met]), [
+      ['0.92 (get-task 0.92, post-task 0.98)', false],
+      ['0.99 (get-task 0.99, post-task 1.00)', true],
+    ]);
+    assert.match(renderMarkdown(withOverhead), /## What `trellis run` adds per request[\s\S]*\| GET \/tasks\/1 \| trellis run \(sample\) \| 46,000 \(41,400–50,600\) \| 0\.92 \| 21\.7 \(19\.5–23\.9\) \| \+1\.7 \|/);
+
     const partial = { ...madeUpRun(), coldStart: undefined, memory: {} };
     const byFigure = evaluateTargets(partial);
     assert.equal(byFigure.find((t) => t.figure.startsWith('cold start')).met, null);

@@ -79,4 +79,4 @@ function summarizeCells(raw) {
   return out;
 }
 
-module.exports = { runThroughput };
+module.exports = { runThroughput, measureCell };

@@ -80,11 +80,44 @@ function renderMarkdown(results) {
     '',
     ...throughputSection(results),
   ];
-  lines.push(...coldStartSection(results), ...scalingSection(results), ...memorySection(results), ...createSection(results));
+  lines.push(...cliOverheadSection(results), ...coldStartSection(results), ...scalingSection(results), ...memorySection(results), ...createSection(results));
   if (results.leftOut.length) {
     lines.push('## Left out', '', ...results.leftOut.map((l) => `- ${l.id}: ${l.reason.replace(/\n/g, ' ')}`), '');
   }
   return lines.join('\n');
+}
+
+function cliOverheadSection(results) {
+  const overhead = results.cliOverhead;
+  if (!overhead) return [];
+  const label = (id) => results.contenders.find((c) => c.id === id)?.label ?? id;
+  const rows = [];
+  for (const [endpointId, byContender] of Object.entries(overhead)) {
+    const endpoint = ENDPOINTS.find((e) => e.id === endpointId)?.label ?? endpointId;
+    const base = byContender['trellis-sample'];
+    for (const id of ['trellis-sample', 'trellis-run', 'trellis-run-quiet'].filter((k) => byContender[k])) {
+      const cell = byContender[id];
+      const extra = cell.cpuUs.median - base.cpuUs.median;
+      rows.push([
+        endpoint,
+        label(id),
+        range(cell.rps, int),
+        fmt(ratio(cell.rps.median, base.rps.median)),
+        range(cell.cpuUs, (n) => n.toFixed(1)),
+        id === 'trellis-sample' ? '' : `${extra >= 0 ? '+' : ''}${extra.toFixed(1)}`,
+      ]);
+    }
+  }
+  const n = Object.values(Object.values(overhead)[0])[0].rps.n;
+  return [
+    '## What `trellis run` adds per request',
+    '',
+    `The sample served without the CLI, by \`trellis run\`, and by \`trellis run --no-access-log\`: ${n} fresh processes ` +
+      'each per endpoint, interleaved (more than the matrix above: the difference sought is a few per cent).',
+    '',
+    table(['endpoint', 'contender', 'req/s median (min–max)', '× sample', 'server CPU µs/req median (min–max)', 'µs/req over the sample'], rows),
+    '',
+  ];
 }
 
 function coldStartSection(results) {
