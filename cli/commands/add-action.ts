@@ -3,7 +3,6 @@ import { addArtifact, type ArtifactKind } from '../../generators';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { askAdd, type AddChoices } from '../prompts/add-wizard';
-import { isPromptExit } from '../prompts/prompts';
 import { rethrowForCli } from './generator-message';
 import type { Terminal } from './terminal';
 
@@ -48,10 +47,5 @@ async function add(kind: ArtifactKind, name: string | undefined, flags: AddFlags
 }
 
 async function ask(kind: ArtifactKind, given: AddChoices, terminal: Terminal): Promise<AddChoices> {
-  try {
-    return await askAdd(kind, given, await terminal.prompts());
-  } catch (error) {
-    if (isPromptExit(error)) throw new CliError(messages.create.cancelled, 130);
-    throw error;
-  }
+  return askAdd(kind, given, await terminal.prompts());
 }

@@ -12,7 +12,6 @@ import {
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { askCreate, type CreateChoices } from '../prompts/create-wizard';
-import { isPromptExit } from '../prompts/prompts';
 import { rethrowForCli } from './generator-message';
 import type { Terminal } from './terminal';
 
@@ -90,10 +89,5 @@ function choicesFromFlags(flags: CreateFlags): CreateChoices {
 }
 
 async function ask(name: string, given: CreateChoices, terminal: Terminal): Promise<CreateChoices> {
-  try {
-    return await askCreate(name, given, await terminal.prompts());
-  } catch (error) {
-    if (isPromptExit(error)) throw new CliError(messages.create.cancelled, 130);
-    throw error;
-  }
+  return askCreate(name, given, await terminal.prompts());
 }

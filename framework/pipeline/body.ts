@@ -30,8 +30,8 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     stream = decoded as unknown as Readable;
     length = undefined;
   }
+  getRawBody ??= require('raw-body') as typeof import('raw-body');
   try {
-    getRawBody ??= require('raw-body') as typeof import('raw-body');
     return await getRawBody(stream, { limit, length });
   } catch (error) {
     const e = error as { type?: string; code?: string };
