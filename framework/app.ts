@@ -13,7 +13,10 @@ import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, mountDocs, type DocsOptions } from './docs';
 import type { OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
-import { writeResponse } from './write';
+import { report, writeFailure, writeResponse } from './write';
+import { JSONResponse } from './response';
+import { protocolRefusal } from './protocol';
+import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconHandler } from './static/favicon';
 import { serveStatic, staticMount, type StaticMount } from './static/mount';
@@ -218,15 +221,16 @@ export class BaseRouter {
     const dispatcher = this.#prepare();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const request =
-      q < 0
-        ? new Request(req, res, url, '', this.bodyLimit, this.uploadLimits)
-        : new Request(req, res, url.slice(0, q), url.slice(q + 1), this.bodyLimit, this.uploadLimits);
+    const target = q < 0 ? url : url.slice(0, q);
+    const path = canonicalPath(target);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
+    const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
+    if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
     dispatcher(request).then(
-      (response) => response && writeResponse(res, response, req.method === 'HEAD', request.id),
-      (error) => this.#crash(res, error),
+      (response) => response && writeResponse(request, response, this.logger),
+      (error) => this.#crash(request, error),
     );
   };
 
@@ -280,14 +284,14 @@ export class BaseRouter {
       fallback: servesMore ? ensureExpress : undefined,
       ensureExpress,
       templates: this.#templates,
+      logger: this.logger,
     }));
   }
 
   // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
-  #crash(res: ServerResponse, error: unknown): void {
-    this.logger.error('trellis: response could not be written', error);
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-    if (!res.writableEnded) res.end('{"error":"Internal Server Error"}');
+  #crash(request: Request, error: unknown): void {
+    writeFailure(request.rawResponse, request.id, request.raw.complete === false);
+    report(this.logger, request, 'the request failed', error);
   }
 }
 

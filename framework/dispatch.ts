@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Container } from './container';
-import type { ExceptionHandlers } from './exception-handlers';
+import type { ExceptionHandlers, Logger } from './exception-handlers';
 import { TrellisError } from './framework-error';
 import { compose, ExpressMiddlewareAdapter, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
 import type { Class } from './metadata';
-import type { Request } from './request';
+import { MATCHED, type Request } from './request';
 import { JSONResponse, Response } from './response';
 import { toResponse } from './result';
 import type { RouteRecord } from './routing/collect';
 import { expressify } from './routing/expressify';
 import type { RouteTable } from './routing/route-table';
-import { writeResponse } from './write';
+import { report, writeFailure, writeResponse } from './write';
 import type { TemplateEngine } from './templates/engine';
 import { finishResponse, renderPending } from './templates/template-response';
 
@@ -30,6 +30,8 @@ interface DispatchContext {
   ensureExpress: () => Express;
   /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
   templates?: TemplateEngine;
+  /** Where a response Node refused to send is reported. */
+  logger: Logger;
 }
 
 /**
@@ -40,6 +42,7 @@ export class ExpressResponse extends Response {
   constructor(
     readonly express: Express,
     readonly exceptions: ExceptionHandlers,
+    readonly logger: Logger,
   ) {
     super(undefined, { status: 200 });
   }
@@ -47,13 +50,20 @@ export class ExpressResponse extends Response {
   serve(request: Request): void {
     const { raw: req, rawResponse: res } = request;
     res.setHeader('x-request-id', request.id);
+    res.setHeader('x-content-type-options', 'nosniff');
     for (const [name, value] of Object.entries(this.headers.toObject())) res.setHeader(name, value);
     // What app.handle() does, minus replacing the prototypes (test injectors' responses keep their own end()).
     expressify(this.express, req, res);
     const router = (this.express as unknown as { router: { handle: Function } }).router;
-    router.handle(req, res, async (error?: unknown) => {
-      const response = error ? await this.exceptions.handle(error, request) : notFound();
-      writeResponse(res, response, req.method === 'HEAD', request.id);
+    router.handle(req, res, (error?: unknown) => {
+      if (!error) return writeResponse(request, notFound(), this.logger);
+      this.exceptions.handle(error, request).then(
+        (response) => writeResponse(request, response, this.logger),
+        (failure) => {
+          writeFailure(res, request.id, req.complete === false);
+          report(this.logger, request, 'the request failed', failure);
+        },
+      );
     });
   }
 }
@@ -72,22 +82,26 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   }
   const { fallback } = context;
 
+  // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
   const routeDispatch: CallNext = async (request) => {
-    const method = request.method;
-    const match = table.find(method, request.path) ?? (method === 'HEAD' ? table.find('GET', request.path) : undefined);
-    if (match) {
-      request.params = match.params;
-      return pipelines.get(match.route)!(request);
-    }
+    const pipeline = request[MATCHED] as CallNext | undefined;
+    if (pipeline) return pipeline(request);
     const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return fallback ? new ExpressResponse(fallback(), exceptions) : notFound();
+    if (allowed.length === 0) return fallback ? new ExpressResponse(fallback(), exceptions, context.logger) : notFound();
     const allow = allowed.join(', ');
-    if (method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
+    if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
     return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });
   };
 
   const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
   return async (request) => {
+    const { method, path } = request;
+    const match = table.find(method, path) ?? (method === 'HEAD' ? table.find('GET', path) : undefined);
+    if (match) {
+      request.params = match.params;
+      request.route = match.route.path;
+      request[MATCHED] = pipelines.get(match.route);
+    }
     const response = await chain(request);
     if (response instanceof ExpressResponse) {
       response.serve(request);

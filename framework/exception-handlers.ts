@@ -1,7 +1,7 @@
 import { HTTPException, defaultMessage } from './http-exception';
 import type { Class } from './metadata';
 import type { Request } from './request';
-import { JSONResponse, Response } from './response';
+import { JSONResponse, Response, isStatus } from './response';
 import { toResponse } from './result';
 
 /** Where unexpected errors go; `console` by default. */
@@ -50,7 +50,7 @@ export class ExceptionHandlers {
   }
 
   #fallback(error: unknown, request: Request): Response {
-    if (error instanceof HTTPException) {
+    if (error instanceof HTTPException && isStatus(error.status)) {
       return new JSONResponse({ error: error.message, ...error.extra }, { status: error.status, headers: error.headers });
     }
     const status = statusOf(error);

@@ -55,7 +55,9 @@ export class ExpressMiddlewareAdapter extends Middleware {
   dispatch(request: Request, callNext: CallNext): Promise<Response> {
     const { raw: req, rawResponse: res } = request;
     this.#prepare(req, res);
-    res.setHeader('x-request-id', request.id); // for a response the middleware writes by itself
+    // For a response the middleware writes by itself.
+    res.setHeader('x-request-id', request.id);
+    res.setHeader('x-content-type-options', 'nosniff');
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
       const ended = () => {

@@ -6,6 +6,9 @@ import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
 import { readForm } from './uploads/read-form';
 
+/** Where the dispatcher keeps the matched route's compiled pipeline (internal). */
+export const MATCHED = Symbol('trellis.matched');
+
 export type QueryValues = Record<string, string | string[] | undefined>;
 
 /**
@@ -23,10 +26,22 @@ export type QueryValues = Record<string, string | string[] | undefined>;
  */
 export class Request {
   readonly method: string;
-  /** The path without the query string, as received (not decoded). */
+  /**
+   * The path the router matched: percent-escapes decoded (except those of reserved characters such as `%2F`),
+   * no trailing slash, the absolute form (`GET http://host/a`) reduced to its path. `/users/%6de`, `/users/me/`
+   * and `http://x/users/me` are all `/users/me`, so a guard comparing paths sees what the route sees.
+   * The target as received is `url`.
+   */
   readonly path: string;
   /** Path parameters of the matched route, decoded. */
   params: Record<string, string | undefined>;
+  /**
+   * The pattern of the matched route (`/users/{user_id}`), set before any middleware runs; `undefined` when no
+   * route matched (404, 405, docs and static files).
+   */
+  route: string | undefined;
+  /** @internal */
+  [MATCHED]: unknown;
   /** A place for middleware to pass values to handlers and to each other. */
   readonly state: Record<string, unknown> = {};
   readonly raw: IncomingMessage;
@@ -55,10 +70,13 @@ export class Request {
     this.path = path;
     this.#search = search;
     this.params = {};
+    this.route = undefined;
+    this[MATCHED] = undefined;
     this.bodyLimit = bodyLimit;
     this.uploadLimits = uploadLimits;
   }
 
+  /** The request target as received: not decoded, query string included. */
   get url(): string {
     return this.raw.url ?? '/';
   }

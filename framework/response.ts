@@ -1,3 +1,4 @@
+import encodeUrl from 'encodeurl';
 import { TrellisError } from './framework-error';
 
 /** Response headers with case-insensitive names, as middleware sees them after `callNext`. */
@@ -105,7 +106,8 @@ export class HTMLResponse extends Response {
 }
 
 /**
- * A redirect: `Location: url` with status 307 unless another is given (301, 302, 303, 308).
+ * A redirect: `Location: url` with status 307 unless another is given (301, 302, 303, 308). Characters not
+ * allowed in a URL are percent-encoded (CR and LF included); escapes already there are kept (`a%26b` stays).
  *
  * @example
  * ```ts
@@ -115,15 +117,7 @@ export class HTMLResponse extends Response {
 export class RedirectResponse extends Response {
   constructor(url: string, init: ResponseInit = {}) {
     super('', { status: 307, ...init });
-    this.headers.set('location', encodeURI(decodeURIOrSame(url)));
-  }
-}
-
-function decodeURIOrSame(url: string): string {
-  try {
-    return decodeURI(url);
-  } catch {
-    return url;
+    this.headers.set('location', encodeUrl(url));
   }
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ANSWERED, MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
 
@@ -30,9 +31,13 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
       // How often Node checks the two timeouts above (its default, 30 s, would double them).
       connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)),
       maxHeaderSize: 16 * 1024,
+      // The listener answers a missing Host with the JSON 400 and request id every response has (Node's own has neither).
+      requireHostHeader: false,
     },
     listener,
   );
+  // Node drops header lines past its cap without a word; keeping one more lets the listener answer 431.
+  server.maxHeadersCount = MAX_HEADER_LINES + 1;
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -81,15 +86,19 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * What Node's parser refuses before any listener runs (garbage request lines, oversized headers, bad
  * framing, unknown methods) gets the same JSON error shape as everything else, then the socket closes.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent: boolean } }): void {
+function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Duplex & { _httpMessage?: { headersSent: boolean }; [ANSWERED]?: boolean },
+): void {
   // As Node's own handler does: answer unless a response on this socket has started (`_httpMessage` is
-  // the in-flight one), then destroy the socket: a half-closed one stays open while a slowloris trickles.
-  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+  // the in-flight one) or was sent already while the body was still arriving, then destroy the socket: a
+  // half-closed one stays open while a slowloris trickles.
+  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent && !socket[ANSWERED]) {
     const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
     const body = JSON.stringify({ error: message });
     socket.write(
       `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId(undefined)}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId(undefined)}\r\nX-Content-Type-Options: nosniff\r\n` +
         `Connection: close\r\n\r\n${body}`,
     );
   }

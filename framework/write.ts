@@ -1,23 +1,99 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Logger } from './exception-handlers';
+import type { Request } from './request';
 import type { Response } from './response';
+import { ANSWERED } from './protocol';
+
+const FAILURE_BODY = '{"error":"Internal Server Error"}';
 
 /**
- * Sends `response` on Node's `res` with the request id. HEAD requests and 204/304 get headers only.
- * Headers go in one `writeHead` object: `setHeader` first would send Node down its slower merging path.
+ * Sends `response` for `request`: the request id and `X-Content-Type-Options: nosniff` on every response,
+ * headers only for HEAD and 204/304. Headers go in one `writeHead` object: `setHeader` first would send Node
+ * down its slower merging path.
+ *
+ * Nothing here can throw into the request path. Node's `writeHead` checks the status and every header before
+ * it writes a byte, and throws on a value with CR, LF, NUL or a character above U+00FF (a request value
+ * copied into `Content-Disposition`, say); that response becomes a 500 `{"error"}`, logged once with the
+ * request id, and the connection serves on.
+ *
+ * A request whose body was not read to its end (answered early: 401, 404, 413 in the middle of an upload)
+ * gets `Connection: close` unless what is left is bounded: Node then discards the rest only until the
+ * response is flushed and closes the socket, instead of reading an endless body or leaving the next request
+ * on the socket stuck behind it.
  */
-export function writeResponse(res: ServerResponse, response: Response, head: boolean, requestId: string): void {
+export function writeResponse(request: Request, response: Response, logger: Logger): void {
+  const res = request.rawResponse;
   if (res.headersSent || res.writableEnded) return;
   const { status, body } = response;
   const headers = response.headers.toObject();
-  headers['x-request-id'] = requestId;
-  if (status === 204 || status === 304 || (status >= 100 && status < 200)) {
+  headers['x-request-id'] = request.id;
+  headers['x-content-type-options'] ??= 'nosniff';
+  const close = request.raw.complete === false && !drainRest(request);
+  if (close) headers.connection = 'close';
+  const empty = status === 204 || status === 304 || status < 200;
+  if (!empty && headers['content-length'] === undefined) {
+    headers['content-length'] = String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  }
+  try {
+    // Node accepts 100-999; a status is 100-599 (middleware may have set `response.status` to anything).
+    if (!(status >= 100 && status <= 599 && Number.isInteger(status))) throw new RangeError(`Invalid status ${status}`);
     res.writeHead(status, headers);
-    res.end();
+  } catch (error) {
+    writeFailure(res, request.id, close);
+    report(logger, request, 'the response could not be sent', error);
     return;
   }
-  const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  if (headers['content-length'] === undefined) headers['content-length'] = String(length);
-  res.writeHead(status, headers);
-  if (head || body === undefined) res.end();
+  if (empty || body === undefined || request.method === 'HEAD') res.end();
   else res.end(body);
+}
+
+/**
+ * Whether the unread rest of a request's body may be drained to keep the connection: only a `Content-Length`
+ * body within the body limit (a small body that arrived in the same packet is often not parsed yet when a
+ * middleware answers). Chunked or larger bodies close the connection. A drained socket is marked so that a
+ * request timeout firing while the rest trickles in closes it instead of sending a second response (a 408).
+ */
+function drainRest(request: Request): boolean {
+  const req = request.raw;
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined || length === undefined || !(Number(length) <= request.bodyLimit)) return false;
+  const socket = req.socket as (typeof req.socket & { [ANSWERED]?: boolean }) | null;
+  if (!socket) return true;
+  socket[ANSWERED] = true;
+  req.once('end', () => (socket[ANSWERED] = false));
+  // A reader that stopped half-way (a limit, a parse error) paused the stream: Node only drains unread ones.
+  if (req.isPaused()) req.resume();
+  return true;
+}
+
+/**
+ * The 500 that replaces a response Node refused, or ends a request whose pipeline failed: headers set
+ * earlier on `res` (by Express middleware, or by the refused `writeHead`) are dropped, since one of them
+ * may be the bad one.
+ */
+export function writeFailure(res: ServerResponse, requestId: string, close: boolean): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy(); // a body already under way cannot become a 500
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  const headers: OutgoingHttpHeaders = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(FAILURE_BODY.length),
+    'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
+  };
+  if (close) headers.connection = 'close';
+  // The refused writeHead may have set the status message already ("500 OK"): name it again.
+  res.writeHead(500, 'Internal Server Error', headers);
+  res.end(FAILURE_BODY);
+}
+
+/** Logs a failure of `request` with its id; a logger that throws cannot break the request path. */
+export function report(logger: Logger, request: Request, what: string, error: unknown): void {
+  try {
+    logger.error(`${request.method} ${request.path}: ${what} (request id ${request.id})`, error);
+  } catch {
+    // Nowhere left to report it.
+  }
 }

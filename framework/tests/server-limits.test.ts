@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BaseRouter, closeGracefully, Get, Post, router, serverUrl, type Server } from '../index';
 import { Body } from '../param';
+import { raw } from './fixtures/raw-socket';
 
 let release: () => void = () => {};
 class Api extends router('/') {
@@ -13,19 +14,6 @@ class Api extends router('/') {
     await new Promise<void>((resolve) => { release = resolve; });
     return { slow: 'done' };
   }
-}
-
-/** Sends raw bytes and collects whatever comes back until the server closes the socket (or `waitMs`). */
-function raw(port: number, payload: string, waitMs = 2_000): Promise<{ text: string; closed: boolean }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    const timer = setTimeout(() => { socket.destroy(); resolve({ text, closed: false }); }, waitMs);
-    socket.on('data', (chunk) => { text += chunk; });
-    socket.on('close', () => { clearTimeout(timer); resolve({ text, closed: true }); });
-    socket.on('error', () => {});
-    socket.write(payload);
-  });
 }
 
 let server: Server;
