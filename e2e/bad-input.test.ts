@@ -107,7 +107,27 @@ const cases: Case[] = [
   { name: 'Content-Length with Transfer-Encoding', raw: 'POST /tasks HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', path: '', expect: [0, 400] },
   { name: 'bad chunked encoding', raw: 'POST /tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', path: '', expect: [0, 400] },
   { name: 'header without a colon', raw: 'GET /tasks HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n', path: '', expect: [0, 400] },
+  { name: 'no Host header', raw: 'GET /tasks HTTP/1.1\r\n\r\n', path: '', expect: [400] },
+  { name: 'two Host headers', raw: 'GET /tasks HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', path: '', expect: [400] },
+  { name: 'Transfer-Encoding: gzip, chunked', raw: 'POST /tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', path: '', expect: [501] },
+  { name: '1,100 header lines then Authorization', raw: `GET /admin/stats HTTP/1.1\r\nHost: x\r\n${'x: 1\r\n'.repeat(1_100)}Authorization: Bearer t\r\n\r\n`, path: '', expect: [431] },
+  { name: 'absolute-form target to the admin router', raw: 'GET http://x/admin/stats HTTP/1.1\r\nHost: x\r\n\r\n', path: '', expect: [401] },
+  { name: 'encoded admin path', path: '/admin/%73tats', expect: [401] },
+  { name: 'admin path with a trailing slash', path: '/admin/stats/', expect: [401] },
 ];
+
+// What real apps do with request data: a file name from the query in Content-Disposition. A value Node
+// refuses in a header (here U+20AC) used to end the process.
+const PROBE_ROUTER = `import { Get, JSONResponse, router } from 'trellis';
+import { Query } from 'trellis/param';
+
+export class ProbeRouter extends router('/probe') {
+  @Get('/download')
+  download(@Query('v') v: string) {
+    return new JSONResponse({ ok: true }, { headers: { 'content-disposition': \`attachment; filename="\${v}"\` } });
+  }
+}
+`;
 
 let app: RunningApp;
 let project: { dir: string; remove(): void };
@@ -119,6 +139,7 @@ before(async () => {
   writeFileSync(join(project.dir, 'static', '.secret'), 'SECRET-DOTFILE');
   symlinkSync(join(project.dir, 'config.yaml'), join(project.dir, 'static', 'escape.yaml'));
   mkdirSync(join(project.dir, 'static', 'sub'));
+  writeFileSync(join(project.dir, 'routers', 'probe.ts'), PROBE_ROUTER);
   app = await runProject(project.dir);
 });
 after(async () => {
@@ -153,5 +174,13 @@ describe(`bad input (${cases.length} cases) on a running sample project`, () => 
     const res = await fetch(`${app.url}/tasks/1`);
     assert.equal(res.status, 200);
     assert.doesNotMatch(app.output(), /"status":5\d\d/, 'no 5xx in the access log');
+  });
+
+  it('answers a header Node refuses with a 500 and serves on (it used to end the process)', async () => {
+    const res = await fetch(`${app.url}/probe/download?v=%E2%82%AC.pdf`);
+    assert.equal(res.status, 500);
+    assert.deepEqual(await res.json(), { error: 'Internal Server Error' });
+    assert.equal((await fetch(`${app.url}/probe/download?v=a.pdf`)).status, 200);
+    assert.equal(app.child.exitCode, null);
   });
 });

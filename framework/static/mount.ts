@@ -54,7 +54,7 @@ export function serveStatic(express: Express, { prefix, dir: root }: StaticMount
         req.url = url;
         next(error === undefined ? undefined : cleanError(error));
       });
-    }, next);
+    }).catch(next); // a throw in the step above too: no rejection in the request path goes unhandled
   });
 }
 
