@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
+import { withStallTimeouts } from './server-timeouts';
 
 export type { Server };
 
@@ -17,7 +18,29 @@ export interface ListenOptions {
   requestTimeout?: number;
   /** Idle time before a keep-alive socket is closed. 5 s by default. */
   keepAliveTimeout?: number;
+  /**
+   * Time a request body may send nothing (not the whole upload: any byte restarts it) before the request is
+   * answered 408 and the socket closed, as nginx's `client_body_timeout`. 30 s by default, so a stalled upload
+   * releases its buffers long before `requestTimeout`.
+   */
+  bodyTimeout?: number;
+  /**
+   * Time a started response may move no byte to the client (a client that stopped reading) before the socket is
+   * destroyed, as nginx's `send_timeout`. A slow download that keeps reading is never cut, and neither is a
+   * handler that takes long to answer (the timer covers the sending only). 60 s by default.
+   */
+  sendTimeout?: number;
+  /**
+   * Most open connections; further ones are closed as they arrive (Node's `server.maxConnections`) while the
+   * server serves those it has. 1,000 by default (per process: each `--workers` process has its own): what a
+   * process serves well, under the usual 1,024 open-file limit, and what bounds the memory of clients that hold
+   * their connections (each stalled reader holds its response until `sendTimeout`).
+   */
+  maxConnections?: number;
 }
+
+/** The defaults of the {@link ListenOptions} timeouts and connection cap, in milliseconds and connections. */
+export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 60_000, maxConnections: 1_000 });
 
 /** Starts a Node HTTP server on `listener`; resolves once it accepts connections. */
 export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {
@@ -31,8 +54,12 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
       connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)),
       maxHeaderSize: 16 * 1024,
     },
-    listener,
+    withStallTimeouts(listener, {
+      bodyTimeout: options.bodyTimeout ?? LISTEN_DEFAULTS.bodyTimeout,
+      sendTimeout: options.sendTimeout ?? LISTEN_DEFAULTS.sendTimeout,
+    }),
   );
+  server.maxConnections = options.maxConnections ?? LISTEN_DEFAULTS.maxConnections;
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
