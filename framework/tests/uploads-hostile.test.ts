@@ -17,7 +17,10 @@ class UploadRouter extends router('/upload') {
   async upload(@UploadedFile('file') upload: UploadedFile | undefined) {
     if (!upload) return [{ error: 'No file uploaded' }, 400];
     const bytes = await upload.bytes();
-    seen.push({ path: upload.path, existed: !!upload.path && existsSync(upload.path), inMemory: !!upload.buffer, same: bytes.length === upload.size });
+    let streamed = 0;
+    for await (const chunk of upload.stream()) streamed += (chunk as Buffer).length;
+    const same = bytes.length === upload.size && streamed === upload.size;
+    seen.push({ path: upload.path, existed: !!upload.path && existsSync(upload.path), inMemory: !!upload.buffer, same });
     return { filename: upload.filename, size: upload.size };
   }
 

@@ -30,9 +30,11 @@ export class Spool extends Writable {
     return this.#path;
   }
 
-  /** The content, when it stayed in memory. */
+  /** The content, when it stayed in memory (joined once: the chunks are not kept beside it). */
   get buffer(): Buffer | undefined {
-    return this.#file ? undefined : Buffer.concat(this.#chunks, this.#size);
+    if (this.#file) return undefined;
+    if (this.#chunks.length !== 1) this.#chunks = [Buffer.concat(this.#chunks, this.#size)];
+    return this.#chunks[0];
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
