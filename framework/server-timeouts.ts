@@ -21,6 +21,8 @@ export interface StallTimeouts {
  *   ignored: a slow handler is the app's business, a slow body the check below.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
+ *
+ * A timeout of 0 turns that check off.
  */
 export function withStallTimeouts(listener: RequestListener, timeouts: StallTimeouts): RequestListener {
   const { bodyTimeout, sendTimeout } = timeouts;
@@ -28,8 +30,8 @@ export function withStallTimeouts(listener: RequestListener, timeouts: StallTime
     if (this.headersSent && !this.writableFinished) this.destroy();
   };
   return (req, res) => {
-    res.setTimeout(sendTimeout, onSendIdle);
-    if (!req.complete && hasBody(req)) watchBody(req, res, bodyTimeout);
+    if (sendTimeout > 0) res.setTimeout(sendTimeout, onSendIdle);
+    if (bodyTimeout > 0 && !req.complete && hasBody(req)) watchBody(req, res, bodyTimeout);
     listener(req, res);
   };
 }

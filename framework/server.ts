@@ -7,6 +7,14 @@ import { withStallTimeouts } from './server-timeouts';
 
 export type { Server };
 
+/**
+ * Options of `app.listen()`: address, timeouts and the connection cap (config.yaml's `server` section under `trellis run`).
+ *
+ * @example
+ * ```ts
+ * const server = await app.listen({ port: 8000, sendTimeout: 30_000, maxConnections: 5_000 });
+ * ```
+ */
 export interface ListenOptions {
   /** `localhost` by default. */
   host?: string;
@@ -21,13 +29,13 @@ export interface ListenOptions {
   /**
    * Time a request body may send nothing (not the whole upload: any byte restarts it) before the request is
    * answered 408 and the socket closed, as nginx's `client_body_timeout`. 30 s by default, so a stalled upload
-   * releases its buffers long before `requestTimeout`.
+   * releases its buffers long before `requestTimeout`; 0 turns it off.
    */
   bodyTimeout?: number;
   /**
    * Time a started response may move no byte to the client (a client that stopped reading) before the socket is
    * destroyed, as nginx's `send_timeout`. A slow download that keeps reading is never cut, and neither is a
-   * handler that takes long to answer (the timer covers the sending only). 60 s by default.
+   * handler that takes long to answer (the timer covers the sending only). 60 s by default; 0 turns it off.
    */
   sendTimeout?: number;
   /**
