@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BaseRouter, Get, Post, Request, router, type Server } from '../index';
 import { listen } from '../server';
@@ -17,9 +20,13 @@ class Api extends router('/') {
   @Post('/echo') async echo(@Req() request: Request) { return { length: (await request.body()).length }; }
 }
 
-const app = new BaseRouter().includeRouter(Api);
+// A static file is streamed (Express, `send`), not written at once: the same timeout must cover it.
+const assets = mkdtempSync(join(tmpdir(), 'trellis-slow-readers-'));
+writeFileSync(join(assets, 'big.bin'), Buffer.alloc(16 * 1024 * 1024, 1));
+const app = new BaseRouter().includeRouter(Api).mountStatic('/static', assets);
 let server: Server;
 let port: number;
+after(() => rmSync(assets, { recursive: true, force: true }));
 before(async () => {
   server = await app.listen({ host: '127.0.0.1', port: 0, sendTimeout: 300, bodyTimeout: 300 });
   port = (server.address() as AddressInfo).port;
@@ -60,6 +67,18 @@ describe('sendTimeout (a client that stops reading)', () => {
     assert.match(received.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
     assert.ok(received.length < BIG.length, `${received.length} bytes of ${BIG.length}`);
     assert.equal((await fetch(`http://127.0.0.1:${port}/small`)).status, 200, 'the server serves on');
+  });
+
+  it('destroys the socket of a client that never reads a streamed static file', { timeout: 15_000 }, async () => {
+    const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const socket = await open();
+    socket.on('error', () => {});
+    socket.pause();
+    socket.write('GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed(await serverSide);
+    const received = await readSlowly(socket, 0);
+    assert.match(received.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
+    assert.ok(received.length < 16 * 1024 * 1024, `${received.length} bytes`);
   });
 
   it('lets a slow reader that keeps reading finish a download longer than the timeout', async () => {
