@@ -36,7 +36,10 @@ export interface AppOptions {
    * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
    */
   docs?: DocsOptions | false;
-  /** Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB }` by default; 413 above them. */
+  /**
+   * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
+   * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
+   */
   uploads?: Partial<UploadLimits>;
 }
 

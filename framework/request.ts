@@ -107,7 +107,7 @@ export class Request {
   }
 
   /**
-   * The fields and files of a multipart or urlencoded body, parsed once (files stay in memory). Over a limit
+   * The fields and files of a multipart or urlencoded body, parsed once (files over 1 MiB in temporary files). Over a limit
    * of `AppOptions.uploads` is a 413; a malformed body or another content type is a 400.
    *
    * @example

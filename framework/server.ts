@@ -4,9 +4,18 @@ import type { Duplex } from 'node:stream';
 import { ANSWERED, MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
+import { withStallTimeouts } from './server-timeouts';
 
 export type { Server };
 
+/**
+ * Options of `app.listen()`: address, timeouts and the connection cap (config.yaml's `server` section under `trellis run`).
+ *
+ * @example
+ * ```ts
+ * const server = await app.listen({ port: 8000, sendTimeout: 30_000, maxConnections: 5_000 });
+ * ```
+ */
 export interface ListenOptions {
   /** `localhost` by default. */
   host?: string;
@@ -18,7 +27,29 @@ export interface ListenOptions {
   requestTimeout?: number;
   /** Idle time before a keep-alive socket is closed. 5 s by default. */
   keepAliveTimeout?: number;
+  /**
+   * Time a request body may send nothing (not the whole upload: any byte restarts it) before the request is
+   * answered 408 and the socket closed, as nginx's `client_body_timeout`. 30 s by default, so a stalled upload
+   * releases its buffers long before `requestTimeout`; 0 turns it off.
+   */
+  bodyTimeout?: number;
+  /**
+   * Time a started response may move no byte to the client (a client that stopped reading) before the socket is
+   * destroyed, as nginx's `send_timeout`. A slow download that keeps reading is never cut, and neither is a
+   * handler that takes long to answer (the timer covers the sending only). 60 s by default; 0 turns it off.
+   */
+  sendTimeout?: number;
+  /**
+   * Most open connections; further ones are closed as they arrive (Node's `server.maxConnections`) while the
+   * server serves those it has. 1,000 by default (per process: each `--workers` process has its own): what a
+   * process serves well, under the usual 1,024 open-file limit, and what bounds the memory of clients that hold
+   * their connections (each stalled reader holds its response until `sendTimeout`).
+   */
+  maxConnections?: number;
 }
+
+/** The defaults of the {@link ListenOptions} timeouts and connection cap, in milliseconds and connections. */
+export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 60_000, maxConnections: 1_000 });
 
 /** Starts a Node HTTP server on `listener`; resolves once it accepts connections. */
 export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {
@@ -34,10 +65,14 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
       // The listener answers a missing Host with the JSON 400 and request id every response has (Node's own has neither).
       requireHostHeader: false,
     },
-    listener,
+    withStallTimeouts(listener, {
+      bodyTimeout: options.bodyTimeout ?? LISTEN_DEFAULTS.bodyTimeout,
+      sendTimeout: options.sendTimeout ?? LISTEN_DEFAULTS.sendTimeout,
+    }),
   );
   // Node drops header lines past its cap without a word; keeping one more lets the listener answer 431.
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
+  server.maxConnections = options.maxConnections ?? LISTEN_DEFAULTS.maxConnections;
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,17 @@
 /** The framework's settings in `config.yaml`, defaults applied. */
 export interface ProjectSettings {
   app: { title: string; version: string; description: string | undefined };
-  server: { host: string; port: number; body_limit: number; headers_timeout: number; request_timeout: number; access_log: boolean };
+  server: {
+    host: string;
+    port: number;
+    body_limit: number;
+    headers_timeout: number;
+    request_timeout: number;
+    body_timeout: number;
+    send_timeout: number;
+    max_connections: number;
+    access_log: boolean;
+  };
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
@@ -63,6 +73,14 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     headers_timeout: { check: positive, default: 30_000 },
     /** Milliseconds to receive a whole request (408 after). */
     request_timeout: { check: positive, default: 120_000 },
+    // The next three are framework/server.ts's LISTEN_DEFAULTS, written out: the CLI starts without loading the
+    // framework (cli/tests/server-config.test.ts checks they agree).
+    /** Milliseconds a request body may send nothing before a 408 (a stalled upload), as nginx's client_body_timeout. */
+    body_timeout: { check: positive, default: 30_000 },
+    /** Milliseconds a response may move no byte (a client that stopped reading) before the socket is destroyed. */
+    send_timeout: { check: positive, default: 60_000 },
+    /** Most open connections per process; further ones are closed as they arrive. */
+    max_connections: { check: positive, default: 1_000 },
     /** One JSON line per request on stdout (`trellis run --no-access-log` turns it off for one run). */
     access_log: { check: boolean, default: true },
   },

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { RequestListener } from '../../framework/index';
 import { listen, type Server } from '../../framework/server';
 import { CliError } from '../cli-error';
+import type { ProjectSettings } from './config-schema';
 import { messages } from '../messages';
 import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
@@ -54,10 +55,18 @@ async function listenOrExplain(
   listener: RequestListener,
   host: string,
   port: number,
-  timeouts: { headers_timeout: number; request_timeout: number },
+  server: ProjectSettings['server'],
 ): Promise<Server> {
   try {
-    return await listen(listener, { host, port, headersTimeout: timeouts.headers_timeout, requestTimeout: timeouts.request_timeout });
+    return await listen(listener, {
+      host,
+      port,
+      headersTimeout: server.headers_timeout,
+      requestTimeout: server.request_timeout,
+      bodyTimeout: server.body_timeout,
+      sendTimeout: server.send_timeout,
+      maxConnections: server.max_connections,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(messages.run.portInUse(host, port));

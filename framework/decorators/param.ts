@@ -97,9 +97,9 @@ export function Req(): ParameterDecorator {
 }
 
 /**
- * Binds the file uploaded in multipart field `name`: `{ filename, mimetype, size, buffer }` (in memory),
- * or `undefined` when none was sent, so the handler decides. A file in a field no `@UploadedFile` names,
- * or two files in one field, is a 400; limits are `AppOptions.uploads` (413 above them).
+ * Binds the file uploaded in multipart field `name` (a `FormFile`: in memory up to 1 MiB, else in a temporary
+ * file removed after the response), or `undefined` when none was sent, so the handler decides. A file in a field
+ * no `@UploadedFile` names, or two files in one field, is a 400 as it starts; limits are `AppOptions.uploads`.
  *
  * @example
  * ```ts
@@ -113,5 +113,5 @@ export function UploadedFile(name: string, options: { description?: string } = {
   return record({ kind: 'file', name, description: options.description });
 }
 
-/** What an `@UploadedFile` parameter receives: `{ fieldname, filename, mimetype, size, buffer }`. */
+/** What an `@UploadedFile` parameter receives: `{ fieldname, filename, mimetype, size, buffer, path, bytes(), stream() }`. */
 export type UploadedFile = FormFile;

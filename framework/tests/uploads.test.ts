@@ -19,9 +19,10 @@ class UploadRouter extends router('/upload') {
   }
 
   @Post('/echo')
-  echo(@UploadedFile('file') upload: UploadedFile | undefined) {
+  async echo(@UploadedFile('file') upload: UploadedFile | undefined) {
     if (!upload) return [{ error: 'No file uploaded' }, 400];
-    return { fieldname: upload.fieldname, filename: upload.filename, mimetype: upload.mimetype, size: upload.size, hex: upload.buffer.toString('hex') };
+    const hex = (await upload.bytes()).toString('hex');
+    return { fieldname: upload.fieldname, filename: upload.filename, mimetype: upload.mimetype, size: upload.size, hex, inMemory: upload.buffer !== undefined };
   }
 
   @Post('/form')
@@ -30,7 +31,7 @@ class UploadRouter extends router('/upload') {
     return {
       isForm: form instanceof Form,
       fields: form.fields,
-      files: form.files.map((f) => ({ field: f.fieldname, filename: f.filename, text: f.buffer.toString() })),
+      files: await Promise.all(form.files.map(async (f) => ({ field: f.fieldname, filename: f.filename, text: (await f.bytes()).toString() }))),
     };
   }
 
@@ -51,7 +52,7 @@ describe('@UploadedFile', () => {
     const res = await post(client(), '/upload/echo', multipart([file('file', 'photo.png', content, 'image/png')]));
     assert.equal(res.status, 200);
     assert.deepEqual(res.json(), {
-      fieldname: 'file', filename: 'photo.png', mimetype: 'image/png', size: content.length, hex: content.toString('hex'),
+      fieldname: 'file', filename: 'photo.png', mimetype: 'image/png', size: content.length, hex: content.toString('hex'), inMemory: true,
     });
   });
 
@@ -115,7 +116,7 @@ describe('@UploadedFile', () => {
     assert.deepEqual(res.json(), { filename: 'a.txt', size: 3 });
   });
 
-  it('writes nothing to disk', async () => {
+  it('writes nothing to disk for files up to memorySize', async () => {
     // An empty temp dir and working dir for this process: anything a disk-backed parser wrote would land there.
     const sandbox = mkdtempSync(join(tmpdir(), 'trellis-uploads-'));
     const temp = join(sandbox, 'tmp');
@@ -128,11 +129,11 @@ describe('@UploadedFile', () => {
     try {
       assert.equal(tmpdir(), temp);
       const c = client();
-      const big = randomBytes(5 * 1024 * 1024);
-      assert.equal((await post(c, '/upload/file', multipart([file('file', 'big.bin', big)]))).status, 200);
-      assert.equal((await post(c, '/upload/form', multipart([file('a', 'a.bin', big), file('b', 'b.bin', 'b')]))).status, 200);
-      const tooBig = multipart([file('file', 'huge.bin', Buffer.alloc(10 * 1024 * 1024 + 1))]);
-      assert.equal((await post(c, '/upload/file', tooBig)).status, 413);
+      const atLimit = randomBytes(1024 * 1024);
+      const echoed = await post(c, '/upload/echo', multipart([file('file', 'max.bin', atLimit)]));
+      assert.equal(echoed.json().inMemory, true);
+      assert.equal(echoed.json().hex, atLimit.toString('hex'));
+      assert.equal((await post(c, '/upload/form', multipart([file('a', 'a.bin', atLimit), file('b', 'b.bin', 'b')]))).status, 200);
       assert.deepEqual(readdirSync(temp), [], 'nothing in the temp directory');
       assert.deepEqual(readdirSync(work), [], 'nothing in the working directory');
     } finally {
@@ -224,7 +225,7 @@ describe('request.form()', () => {
       }, JSON.stringify(uploads));
     }
     assert.deepEqual({ ...new BaseRouter({ uploads: { files: 3 } }).uploadLimits }, {
-      fileSize: 10 * 1024 * 1024, files: 3, fields: 100, fieldSize: 1024 * 1024,
+      fileSize: 10 * 1024 * 1024, files: 3, fields: 100, fieldSize: 1024 * 1024, fieldsSize: 1024 * 1024, memorySize: 1024 * 1024,
     });
   });
 });

@@ -2,7 +2,8 @@ import { TrellisError } from '../framework-error';
 
 /**
  * Limits of a multipart body, checked while it streams in: over a limit is a 413 and reading stops.
- * Files are kept in memory, so `fileSize * files` bounds what one request can hold.
+ * A file up to `memorySize` stays in memory, a larger one goes to a temporary file, so one request holds at most
+ * `memorySize * files` plus `fieldsSize` in memory.
  */
 export interface UploadLimits {
   /** Largest file, in bytes. 10 MiB by default. */
@@ -13,6 +14,13 @@ export interface UploadLimits {
   fields: number;
   /** Largest non-file field value, in bytes. 1 MiB by default. */
   fieldSize: number;
+  /** Most bytes of all non-file fields together (names and values). 1 MiB by default, as a JSON body. */
+  fieldsSize: number;
+  /**
+   * Largest file kept in memory (`file.buffer`), in bytes; a larger one is written to a temporary file
+   * (`file.path`) that is removed once the response is sent. 1 MiB by default, as FastAPI's `UploadFile`.
+   */
+  memorySize: number;
 }
 
 export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
@@ -20,6 +28,8 @@ export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
   files: 10,
   fields: 100,
   fieldSize: 1024 * 1024,
+  fieldsSize: 1024 * 1024,
+  memorySize: 1024 * 1024,
 });
 
 /** Most `name=value` pairs in a urlencoded body (413 above it), as Express's body-parser. */

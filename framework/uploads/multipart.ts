@@ -3,21 +3,35 @@ import { HTTPException } from '../http-exception';
 import type { Request } from '../request';
 import type { FormFile } from './form';
 import type { UploadLimits } from './limits';
+import { removeAfterResponse, Spool } from './spool';
+import { StoredFile } from './stored-file';
 
 export interface MultipartParts {
   fields: Array<[string, string]>;
   files: FormFile[];
 }
 
+/** Which parts a route can use; the others are refused as they start, or dropped, never kept. */
+export interface PartPolicy {
+  /** The only fields that may carry files, with how many each; any field and number (within limits) when absent. */
+  files?: ReadonlyMap<string, number>;
+  /** `false` when nothing can read text fields: they are counted against the limits and dropped. */
+  keepFields: boolean;
+}
+
+const ANY: PartPolicy = { keepFields: true };
+
 /**
- * Streams a multipart body through busboy into memory. The first problem (a limit, an unexpected file
- * field, a malformed or truncated body) rejects with an `HTTPException` and stops reading.
- * `expected`, when given, lists the only fields that may carry files.
+ * Streams a multipart body through busboy: text fields into memory, each file into a {@link Spool} (memory up
+ * to `limits.memorySize`, then a temporary file removed once the response is sent). The first problem (a limit,
+ * a file the policy refuses, a malformed or truncated body) rejects with an `HTTPException`, stops reading and
+ * removes every temporary file.
  */
-export function parseMultipart(request: Request, limits: UploadLimits, expected?: ReadonlySet<string>): Promise<MultipartParts> {
+export function parseMultipart(request: Request, limits: UploadLimits, policy: PartPolicy = ANY): Promise<MultipartParts> {
   const req = request.raw;
   return new Promise((resolve, reject) => {
     let parser: Busboy;
+    const fieldSize = Math.min(limits.fieldSize, limits.fieldsSize);
     try {
       parser = busboy({
         headers: req.headers,
@@ -27,7 +41,7 @@ export function parseMultipart(request: Request, limits: UploadLimits, expected?
           fileSize: limits.fileSize + 1,
           files: limits.files,
           fields: limits.fields,
-          fieldSize: limits.fieldSize + 1,
+          fieldSize: fieldSize + 1,
           parts: limits.files + limits.fields,
         },
       });
@@ -36,52 +50,77 @@ export function parseMultipart(request: Request, limits: UploadLimits, expected?
       return;
     }
 
-    const parts: MultipartParts = { fields: [], files: [] };
+    const fields: Array<[string, string]> = [];
+    const files: Array<StoredFile | undefined> = [];
+    const spools: Spool[] = [];
+    const perField = new Map<string, number>();
+    let fieldBytes = 0;
+    let writing = 0;
+    let parsed = false;
     let settled = false;
-    const fail = (error: HTTPException) => {
+    const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
       req.off('error', aborted);
       req.resume(); // discard the rest so the response can be sent
+      for (const spool of spools) spool.destroy();
       // Not while busboy is emitting: it touches its state right after a 'limit' event.
       setImmediate(() => parser.destroy());
       reject(error);
     };
     const aborted = () => fail(new HTTPException(400, 'Request aborted'));
+    const finish = () => {
+      if (settled || !parsed || writing > 0) return;
+      settled = true;
+      req.off('error', aborted);
+      resolve({ fields, files: files.filter((file) => file !== undefined) });
+    };
 
     parser.on('file', (name, stream, info) => {
       stream.on('error', () => {}); // the parser reports the same problem
       if (!name) return fail(new HTTPException(400, 'A multipart part has no field name'));
-      if (expected && !expected.has(name)) return fail(new HTTPException(400, `Unexpected file field ${quote(name)}`));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-      });
+      const count = (perField.get(name) ?? 0) + 1;
+      perField.set(name, count);
+      const allowed = policy.files ? (policy.files.get(name) ?? 0) : Infinity;
+      if (allowed === 0) return fail(new HTTPException(400, `Unexpected file field ${quote(name)}`));
+      if (count > allowed) return fail(new HTTPException(400, `Field ${quote(name)} takes ${allowed === 1 ? 'one file' : `${allowed} files`}, got ${count}`));
+
+      const spool = new Spool(limits.memorySize);
+      spools.push(spool);
+      removeAfterResponse(request.rawResponse, spool);
+      const slot = files.push(undefined) - 1;
+      writing++;
       stream.on('limit', () => fail(new HTTPException(413, `File is larger than ${limits.fileSize} bytes`)));
-      stream.on('end', () => {
+      spool.on('error', fail);
+      spool.on('finish', () => {
+        writing--;
         // A file input left empty in a browser form sends `filename=""` and no content: no file.
-        if (settled || stream.truncated || (!info.filename && size === 0)) return;
-        const buffer = Buffer.concat(chunks, size);
-        parts.files.push({ fieldname: name, filename: info.filename ?? '', mimetype: info.mimeType, size, buffer });
+        if (!stream.truncated && (info.filename || spool.size > 0)) {
+          files[slot] = new StoredFile(name, info.filename ?? '', info.mimeType, spool.size, spool.buffer, spool.path);
+        }
+        finish();
       });
+      stream.pipe(spool);
     });
     parser.on('field', (name, value, info) => {
       if (!name) return fail(new HTTPException(400, 'A multipart part has no field name'));
-      if (info.valueTruncated) return fail(new HTTPException(413, `Field value is larger than ${limits.fieldSize} bytes`));
-      parts.fields.push([name, value]);
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (info.valueTruncated && fieldSize === limits.fieldSize) {
+        return fail(new HTTPException(413, `Field value is larger than ${limits.fieldSize} bytes`));
+      }
+      if (info.valueTruncated || fieldBytes > limits.fieldsSize) {
+        return fail(new HTTPException(413, `Form fields are larger than ${limits.fieldsSize} bytes in all`));
+      }
+      if (policy.keepFields) fields.push([name, value]);
     });
     parser.on('filesLimit', () => fail(new HTTPException(413, `Too many files: at most ${limits.files}`)));
     parser.on('fieldsLimit', () => fail(new HTTPException(413, `Too many fields: at most ${limits.fields}`)));
     parser.on('partsLimit', () => fail(new HTTPException(413, `Too many parts: at most ${limits.files + limits.fields}`)));
     parser.on('error', () => fail(new HTTPException(400, 'Malformed multipart body')));
     parser.on('close', () => {
-      if (settled) return;
-      settled = true;
-      req.off('error', aborted);
-      resolve(parts);
+      parsed = true;
+      finish();
     });
 
     req.on('error', aborted);

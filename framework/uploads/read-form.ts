@@ -2,30 +2,30 @@ import { HTTPException } from '../http-exception';
 import type { Request } from '../request';
 import { fieldsFromPairs, parseUrlencoded } from './fields';
 import { Form } from './form';
-import { parseMultipart } from './multipart';
+import { parseMultipart, type PartPolicy } from './multipart';
 
 // One parse per request: `@UploadedFile` params and `request.form()` share it.
 const forms = new WeakMap<Request, Promise<Form>>();
 
 /**
- * The request's form, parsed on first use: multipart (busboy, in memory) or urlencoded (qs). A request with
- * no body and no content type is an empty form; any other content type is a 400. `expected`, given by
- * routes whose only form access is `@UploadedFile`, makes a file in any other field a 400 while streaming.
+ * The request's form, parsed on first use: multipart (busboy; large files in temporary files) or urlencoded (qs).
+ * A request with no body and no content type is an empty form; any other content type is a 400. `policy`, given
+ * by routes whose only form access is `@UploadedFile`, refuses any other file as it starts and drops text fields.
  */
-export function readForm(request: Request, expected?: ReadonlySet<string>): Promise<Form> {
+export function readForm(request: Request, policy?: PartPolicy): Promise<Form> {
   let form = forms.get(request);
   if (!form) {
-    form = parseForm(request, expected);
+    form = parseForm(request, policy);
     forms.set(request, form);
   }
   return form;
 }
 
-async function parseForm(request: Request, expected: ReadonlySet<string> | undefined): Promise<Form> {
+async function parseForm(request: Request, policy: PartPolicy | undefined): Promise<Form> {
   const contentType = request.headers['content-type'];
   const type = contentType?.split(';', 1)[0].trim().toLowerCase();
   if (type === 'multipart/form-data') {
-    const parts = await parseMultipart(request, request.uploadLimits, expected);
+    const parts = await parseMultipart(request, request.uploadLimits, policy);
     return new Form(fieldsFromPairs(parts.fields), parts.files);
   }
   if (type === 'application/x-www-form-urlencoded') {

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestId } from './request-id';
+import type { RequestListener } from './app';
+
+export interface StallTimeouts {
+  /** Milliseconds a request body may send nothing before the request is answered 408 and the socket closed. */
+  bodyTimeout: number;
+  /** Milliseconds a started response may move no byte (the client reads nothing) before the socket is destroyed. */
+  sendTimeout: number;
+}
+
+/**
+ * Wraps `listener` so a client that stops sending its body, or stops reading its response, loses its socket
+ * (nginx's `client_body_timeout` and `send_timeout`). Both count time *without progress*, never the whole
+ * transfer: a slow upload or download that keeps moving bytes is never cut.
+ *
+ * - Sending: Node's socket idle timer (`res.setTimeout`). Node refreshes it whenever a write is handed to the
+ *   socket or completes, and when it fires during a large write it checks whether the kernel took any of the
+ *   bytes queued since (`writeQueueSize`) and re-arms if so: it fires only when nothing moved for the whole time.
+ *   Firing before the response started (the handler is still working, or the body is still arriving) is
+ *   ignored: a slow handler is the app's business, a slow body the check below.
+ * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
+ *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
+ *
+ * A timeout of 0 turns that check off.
+ */
+export function withStallTimeouts(listener: RequestListener, timeouts: StallTimeouts): RequestListener {
+  const { bodyTimeout, sendTimeout } = timeouts;
+  const onSendIdle = function (this: ServerResponse) {
+    if (this.headersSent && !this.writableFinished) this.destroy();
+  };
+  return (req, res) => {
+    if (sendTimeout > 0) res.setTimeout(sendTimeout, onSendIdle);
+    if (bodyTimeout > 0 && !req.complete && hasBody(req)) watchBody(req, res, bodyTimeout);
+    listener(req, res);
+  };
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
+function watchBody(req: IncomingMessage, res: ServerResponse, bodyTimeout: number): void {
+  const socket = req.socket;
+  let lastBytes = socket.bytesRead;
+  let lastMove = Date.now();
+  const check = () => {
+    if (req.complete || res.headersSent || res.closed) return stop();
+    const bytes = socket.bytesRead;
+    const appIsBehind = req.readableLength >= req.readableHighWaterMark;
+    if (bytes !== lastBytes || appIsBehind) {
+      lastBytes = bytes;
+      lastMove = Date.now();
+    } else if (Date.now() - lastMove >= bodyTimeout) {
+      stop();
+      answerBodyTimeout(req, res);
+    }
+  };
+  // Four looks per timeout: a stalled body is answered between 1 and 1.25 bodyTimeout after its last byte.
+  const timer = setInterval(check, Math.max(10, Math.min(1_000, bodyTimeout / 4))).unref();
+  const stop = () => {
+    clearInterval(timer);
+    res.off('close', stop);
+  };
+  res.once('close', stop);
+}
+
+function answerBodyTimeout(req: IncomingMessage, res: ServerResponse): void {
+  const body = '{"error":"Request Timeout"}';
+  const id = (req as IncomingMessage & { id?: string }).id ?? requestId(undefined);
+  res.shouldKeepAlive = false;
+  res.writeHead(408, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': id,
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  // Destroyed once the answer is flushed: the rest of the body will never be read.
+  res.end(body, () => req.socket.destroy());
+}

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BaseRouter, Get, Post, Request, router, type Server } from '../index';
+import { listen } from '../server';
+import { Req } from '../param';
+
+const BIG = 'x'.repeat(16 * 1024 * 1024);
+
+class Api extends router('/') {
+  @Get('/big') big() { return { data: BIG }; }
+  @Get('/small') small() { return { ok: true }; }
+  @Get('/slow') async slow() {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return { data: BIG.slice(0, 1024) };
+  }
+  @Post('/echo') async echo(@Req() request: Request) { return { length: (await request.body()).length }; }
+}
+
+// A static file is streamed (Express, `send`), not written at once: the same timeout must cover it.
+const assets = mkdtempSync(join(tmpdir(), 'trellis-slow-readers-'));
+writeFileSync(join(assets, 'big.bin'), Buffer.alloc(16 * 1024 * 1024, 1));
+const app = new BaseRouter().includeRouter(Api).mountStatic('/static', assets);
+let server: Server;
+let port: number;
+after(() => rmSync(assets, { recursive: true, force: true }));
+before(async () => {
+  server = await app.listen({ host: '127.0.0.1', port: 0, sendTimeout: 300, bodyTimeout: 300 });
+  port = (server.address() as AddressInfo).port;
+});
+after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+
+function open(to = port): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(to, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+
+/** Reads a whole `Connection: close` response, a chunk every `pauseMs`. */
+function readSlowly(socket: Socket, pauseMs: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    socket.pause();
+    setTimeout(() => socket.resume(), pauseMs);
+  });
+  socket.resume();
+  return closed(socket).then(() => Buffer.concat(chunks));
+}
+
+describe('sendTimeout (a client that stops reading)', () => {
+  it('destroys the socket of a client that never reads a large response', { timeout: 15_000 }, async () => {
+    const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const socket = await open();
+    socket.on('error', () => {});
+    socket.pause(); // never reads: the server's writes stop once the socket buffers are full
+    socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed(await serverSide);
+    // What the kernels had buffered still arrives, then the end: the response was cut short.
+    const received = await readSlowly(socket, 0);
+    assert.match(received.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
+    assert.ok(received.length < BIG.length, `${received.length} bytes of ${BIG.length}`);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/small`)).status, 200, 'the server serves on');
+  });
+
+  it('destroys the socket of a client that never reads a streamed static file', { timeout: 15_000 }, async () => {
+    const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const socket = await open();
+    socket.on('error', () => {});
+    socket.pause();
+    socket.write('GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed(await serverSide);
+    const received = await readSlowly(socket, 0);
+    assert.match(received.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
+    assert.ok(received.length < 16 * 1024 * 1024, `${received.length} bytes`);
+  });
+
+  it('lets a slow reader that keeps reading finish a download longer than the timeout', async () => {
+    // Progress shows each time the kernel takes more bytes, after its send buffer (MiBs on loopback) drained
+    // by a third: the reader below takes ~5 s in all and moves that much well within 2 s.
+    const patient = await listen(app.handler, { host: '127.0.0.1', port: 0, sendTimeout: 2_000 });
+    try {
+      const socket = await open((patient.address() as AddressInfo).port);
+      socket.write('GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      const text = (await readSlowly(socket, 20)).toString('latin1');
+      assert.match(text, /^HTTP\/1\.1 200/);
+      assert.equal(text.length - text.indexOf('\r\n\r\n') - 4, JSON.stringify({ data: BIG }).length, 'the whole body arrived');
+    } finally {
+      await new Promise((resolve) => patient.close(resolve));
+    }
+  });
+
+  it('does not time out a handler that takes longer than the timeout to answer', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/slow`);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { data: string }).data.length, 1024);
+  });
+});
+
+describe('bodyTimeout (a body that stops arriving)', () => {
+  it('answers 408 {error} and closes the socket when the body stops arriving', { timeout: 15_000 }, async () => {
+    const socket = await open();
+    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n' + 'a'.repeat(100));
+    const text = (await readSlowly(socket, 0)).toString();
+    assert.match(text, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+    assert.match(text, /\r\nconnection: close\r\n/i);
+    assert.match(text, /\r\nx-request-id: \S+\r\n/i);
+    assert.ok(text.endsWith('\r\n\r\n{"error":"Request Timeout"}'), text);
+  });
+
+  it('lets a body that keeps arriving, slower than the timeout in all, through', async () => {
+    const socket = await open();
+    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nConnection: close\r\n\r\n');
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      socket.write('a');
+    }
+    const text = (await readSlowly(socket, 0)).toString();
+    assert.match(text, /^HTTP\/1\.1 200/);
+    assert.ok(text.endsWith('{"length":10}'), text);
+  });
+});
+
+describe('maxConnections', () => {
+  it('closes connections above the cap as they arrive and serves those it has', { timeout: 15_000 }, async () => {
+    const capped = await listen(app.handler, { host: '127.0.0.1', port: 0, maxConnections: 2 });
+    const cappedPort = (capped.address() as AddressInfo).port;
+    try {
+      const first = await open(cappedPort);
+      const second = await open(cappedPort);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // both accepted by the server
+      const third = await open(cappedPort);
+      third.on('error', () => {});
+      third.write('GET /small HTTP/1.1\r\nHost: x\r\n\r\n');
+      const answer = await readSlowly(third, 0);
+      assert.equal(answer.length, 0, 'the third connection was closed without an answer');
+
+      first.write('GET /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      assert.match((await readSlowly(first, 0)).toString(), /^HTTP\/1\.1 200[^]*\{"ok":true\}$/);
+      second.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const later = await open(cappedPort);
+      later.write('GET /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      assert.match((await readSlowly(later, 0)).toString(), /^HTTP\/1\.1 200/, 'a place freed is taken again');
+    } finally {
+      capped.closeAllConnections();
+      await new Promise((resolve) => capped.close(resolve));
+    }
+  });
+
+  it('caps connections at 1,000 by default', async () => {
+    const plain = await listen(app.handler, { host: '127.0.0.1', port: 0 });
+    try {
+      assert.equal(plain.maxConnections, 1_000);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+});
