@@ -185,7 +185,7 @@ describe('trellis run (a real process)', () => {
     process.kill(first, 'SIGKILL');
     for (let i = 0; i < 100 && !run.stderr.includes('starting another'); i++) await new Promise((r) => setTimeout(r, 100));
     const replaced = await workers(2);
-    assert.equal(run.stderr, `trellis: worker ${first} exited (signal); starting another\n`);
+    assert.equal(run.stderr, `trellis: worker ${first} exited (signal); starting another in 0.1 s\n`);
     assert.ok(!replaced.includes(first));
     // The replacement listens on the same port (a request may be refused while no worker is up).
     let status = 0;
