@@ -3,6 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { formatProblem } from './problem';
+import { RestartBackoff } from './restart-backoff';
 import { configProblems, openProject } from './project';
 import { serve, type ListeningMessage, type ServeOptions } from './serve';
 import type { StopMessage } from './shutdown';
@@ -13,17 +14,11 @@ interface FailedMessage {
 }
 type WorkerMessage = ListeningMessage | FailedMessage;
 
-/** Delay before replacing a worker after the first crash of a streak; doubled per crash up to {@link MAX_RESTART_MS}. */
-export const FIRST_RESTART_MS = 100;
-export const MAX_RESTART_MS = 5_000;
-/** A worker that served this long before it died ends the crash streak: the next one is replaced after 100 ms again. */
-export const STABLE_MS = 10_000;
-
 /**
  * `trellis run --workers N`: the primary process forks N workers (node:cluster) that share one listening
  * socket (with `--port 0`, one free port chosen for all). The first worker starts alone and prints the banner;
  * the others start once it listens. A worker that dies is replaced, after a delay that doubles with each
- * crash in a row (100 ms up to 5 s; see {@link restartDelay}); SIGINT/SIGTERM stop every worker gracefully.
+ * crash in a row (100 ms up to 5 s: {@link RestartBackoff}); SIGINT/SIGTERM stop every worker gracefully.
  * A startup error, or requests cut off at the end of the grace period, is reported once, by the primary
  * (exit code 1).
  *
@@ -74,11 +69,6 @@ async function work(path: string, count: number, options: Pick<ServeOptions, 'ho
   }
 }
 
-/** How long to wait before replacing a worker after `streak` crashes in a row (1 for the first). */
-export function restartDelay(streak: number): number {
-  return Math.min(FIRST_RESTART_MS * 2 ** (streak - 1), MAX_RESTART_MS);
-}
-
 function supervise(count: number, port: number): Promise<void> {
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   return new Promise((resolve, reject) => {
@@ -86,7 +76,7 @@ function supervise(count: number, port: number): Promise<void> {
     const live = new Map<Worker, boolean>();
     let started = false;
     let stopping = false;
-    let streak = 0; // crashes in a row
+    const backoff = new RestartBackoff();
     const restarts = new Set<NodeJS.Timeout>(); // replacements waiting for their delay
 
     const fork = (first = false) => {
@@ -113,8 +103,7 @@ function supervise(count: number, port: number): Promise<void> {
           if (live.size === 0) finish();
         } else if (!listening) fail(messages.run.workerFailed);
         else {
-          streak = Date.now() - since >= STABLE_MS ? 1 : streak + 1;
-          const delay = restartDelay(streak);
+          const { delayMs: delay, streak } = backoff.next(Date.now() - since);
           process.stderr.write(`trellis: ${messages.run.workerExited(worker.process.pid ?? 0, code, delay, streak)}\n`);
           const timer = setTimeout(() => {
             restarts.delete(timer);
