@@ -84,6 +84,9 @@ function supervise(count: number, port: number): Promise<void> {
       let listening = false;
       let since = 0;
       live.set(worker, false);
+      // A message to a worker that has just died (ours, or node:cluster's own) fails with EPIPE on the Worker;
+      // unhandled, that error would end the primary. The worker's 'exit' follows and is handled below.
+      worker.on('error', () => {});
       worker.on('message', (message: WorkerMessage) => {
         if (message?.trellis === 'listening') {
           listening = true;
