@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cleanup, copyFixture, Running } from './run-support';
+import { childrenOf, cleanup, copyFixture, Running } from './run-support';
 
 const running: Running[] = [];
 after(async () => {
@@ -67,6 +67,11 @@ describe('trellis run --workers: workers that crash', () => {
   it('replaces them with a growing delay while every other request gets an answer or a clean error, never a hang; then serves fully', async () => {
     const run = start(['.', '--port', '0', '--workers', '2'], projectWithCrashes());
     const url = await run.url();
+    const workers = async (count: number) => {
+      for (let i = 0; i < 100 && childrenOf(run.pid).length !== count; i++) await pause(100);
+      return childrenOf(run.pid).length;
+    };
+    assert.equal(await workers(2), 2);
     // Three crashes (each answered /crash/timer is one), with other clients sending requests all along.
     const deadline = Date.now() + 12_000;
     const crashes: string[] = [];
@@ -105,6 +110,7 @@ describe('trellis run --workers: workers that crash', () => {
       if (served === 0) await pause(100);
     }
     assert.equal(served, 20, 'service is back');
+    assert.equal(await workers(2), 2, 'both workers replaced');
 
     run.kill('SIGTERM');
     assert.deepEqual(await run.exited, { code: 0, signal: null }, run.stderr);
