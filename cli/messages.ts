@@ -61,7 +61,12 @@ export const messages = {
     badGrace: (name: string, value: string) => `${name} must be a whole number of milliseconds, got "${value}"`,
     reloading: (file: string) => `Reloading: ${file} changed`,
     reloadWaiting: 'The app stopped with an error; waiting for a file change to restart.',
-    workerExited: (pid: number, code: number | null) => `worker ${pid} exited (${code ?? 'signal'}); starting another`,
+    workerExited: (pid: number, code: number | null, delayMs: number, streak: number) =>
+      `worker ${pid} exited (${code ?? 'signal'}); starting another in ${delayMs / 1000} s` +
+      (streak > 1 ? ` (${streak} crashes in a row: waiting longer each time)` : ''),
+    uncaught: (fromPromise: boolean) =>
+      `${fromPromise ? 'a promise rejected with no handler' : 'an error was thrown outside any request'}; ` +
+      'stopping, since the process state is unknown (the stack follows)',
     workerFailed: 'a worker stopped before it could serve; stopping',
   },
   create: {

@@ -1,3 +1,5 @@
+import { TrellisError } from './framework-error';
+
 /**
  * Settings of an app (what `trellis run` reads from `config.yaml`), read by dotted path. Provide an
  * instance to the app and routers, services and middleware receive it by constructor injection.
@@ -46,6 +48,31 @@ export class Config {
     return value as T;
   }
 
+  /**
+   * The non-empty string at `path`, for settings that must be text (a token, a URL, a name). Anything else
+   * (`true`, a number, a list, a mapping, `null`, `''`) throws a {@link ConfigValueError} naming `path`, as
+   * does a missing value when no `fallback` is given: read it in a constructor and a typo in config.yaml
+   * stops the app at startup (`trellis run` and `doctor` point at its line) instead of weakening it.
+   *
+   * @example
+   * ```ts
+   * const token = config.string('admin.token');              // throws unless a non-empty string is set
+   * const region = config.string('storage.region', 'eu-1');  // 'eu-1' when absent; still checked when set
+   * ```
+   */
+  string(path: string): string;
+  string<T>(path: string, fallback: T): string | T;
+  string<T>(path: string, fallback?: T): string | T {
+    const missing = {};
+    const value = this.get<unknown>(path, missing);
+    if (value === missing) {
+      if (arguments.length > 1) return fallback as T;
+      throw new ConfigValueError(path, 'a non-empty string', 'nothing (it is not set)');
+    }
+    if (typeof value === 'string' && value !== '') return value;
+    throw new ConfigValueError(path, 'a non-empty string', kindOf(value));
+  }
+
   /** Whether `path` is set (to anything, `null` included). */
   has(path: string): boolean {
     const missing = {};
@@ -56,6 +83,37 @@ export class Config {
   toJSON(): Readonly<Record<string, unknown>> {
     return this.#values;
   }
+}
+
+/**
+ * A setting of the wrong kind, thrown by the typed getters of {@link Config} (`config.string(...)`). Its `path`
+ * names the setting (`'admin.token'`), so a tool can point at it in the file it came from.
+ *
+ * @example
+ * ```ts
+ * try { new Config({ admin: { token: true } }).string('admin.token'); }
+ * catch (error) { if (error instanceof ConfigValueError) console.log(error.path); } // 'admin.token'
+ * ```
+ */
+export class ConfigValueError extends TrellisError {
+  constructor(
+    readonly path: string,
+    expected: string,
+    got: string,
+  ) {
+    super('TRELLIS_ERR_CONFIG_VALUE', path, expected, got);
+    this.name = 'ConfigValueError';
+  }
+}
+
+// The kind of a value, never the value itself: a mistyped setting may be a secret.
+function kindOf(value: unknown): string {
+  if (value === null) return 'null (no value)';
+  if (value === '') return 'an empty string';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value}`;
 }
 
 function frozenCopy(value: unknown): unknown {

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %s not found in %s',
   TRELLIS_ERR_TEMPLATE_RENDER: 'Template %s failed to render: %s',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %s: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
+  TRELLIS_ERR_CONFIG_VALUE: '%s must be %s, got %s',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
     'Two different classes named %s are used by the routes; the OpenAPI document names schemas by class name: rename one',
 } as const;

@@ -41,6 +41,6 @@ export type { ErrorCode } from './framework-error';
 export type { ExceptionHandler, Logger } from './exception-handlers';
 export type { RouteInfo } from './routing/collect';
 export type { RouteOptions, HttpMethod } from './metadata';
-export { Config } from './config';
+export { Config, ConfigValueError } from './config';
 export { serverUrl, closeGracefully } from './server';
 export type { ListenOptions, Server } from './server';

@@ -4,6 +4,7 @@ import type { Class } from '../../framework/metadata';
 import { createApp, globalMiddleware } from '../project/assemble';
 import { mountAssets } from '../project/assets';
 import { CONFIG_FILE } from '../project/config';
+import { configValueProblem } from '../project/config-value';
 import { discover, type Discovery } from '../project/discover';
 import { configProblems, openProject, type Project } from '../project/project';
 import { classLine } from '../project/source-lines';
@@ -91,6 +92,11 @@ function fullApp(
     void app.handler;
     return app;
   } catch (error) {
+    const located = configValueProblem(project.config, error);
+    if (located) {
+      errors.push(errorAt(located, 'config'));
+      return undefined;
+    }
     errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });
     return undefined;
   }

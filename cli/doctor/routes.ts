@@ -29,7 +29,7 @@ export function routesByRouter(project: Project, discovery: Discovery): { router
   const findings: Finding[] = [];
   for (const found of discovery.routers) {
     const app = createApp(project, discovery, [], { logger: silent });
-    const problem = includeRouter(app, found, project.dir);
+    const problem = includeRouter(app, found, project);
     if (problem) {
       findings.push(errorAt(problem));
       routers.push({ found, routes: [], rows: [], rejected: true });

@@ -3,6 +3,7 @@ import { BaseRouter, Config, TrellisError, type Logger, type Middleware } from '
 import type { Class } from '../../framework/metadata';
 import type { RouterBase } from '../../framework/router';
 import { CONFIG_FILE } from './config';
+import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';
 import type { Problem } from './problem';
 import type { Project } from './project';
@@ -57,13 +58,16 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
   return app;
 }
 
-/** Includes one router; what the framework rejects (duplicate route, unknown dependency...) becomes a problem at the class. */
-export function includeRouter(app: BaseRouter, router: Found<RouterBase>, projectDir: string): Problem | undefined {
+/**
+ * Includes one router; what the framework rejects (duplicate route, unknown dependency...) becomes a problem
+ * at the class, a setting its constructor found of the wrong kind a problem at its line in config.yaml.
+ */
+export function includeRouter(app: BaseRouter, router: Found<RouterBase>, project: Pick<Project, 'dir' | 'config'>): Problem | undefined {
   try {
     app.includeRouter(router.cls);
     return undefined;
   } catch (error) {
-    return problemAt(router, projectDir, error);
+    return configValueProblem(project.config, error) ?? problemAt(router, project.dir, error);
   }
 }
 

@@ -3,6 +3,7 @@ import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { createApp, globalMiddleware, includeRouter, type AppOverrides } from './assemble';
 import { mountAssets } from './assets';
+import { configValueProblem } from './config-value';
 import { discover, type Discovery } from './discover';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
@@ -29,13 +30,15 @@ export function loadProject(path: string, overrides: AppOverrides = {}): LoadedP
   stop(middleware.problems);
   const app = createApp(project, discovery, middleware.classes, overrides);
   for (const router of discovery.routers) {
-    const problem = includeRouter(app, router, project.dir);
+    const problem = includeRouter(app, router, project);
     if (problem) stop([problem]);
   }
   mountAssets(app, project);
   try {
     void app.handler; // compiles the app: middleware and dependency errors surface now, not on a request
   } catch (error) {
+    const located = configValueProblem(project.config, error);
+    if (located) stop([located]);
     throw new CliError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
   }
   return { project, discovery, app };

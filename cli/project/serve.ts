@@ -6,6 +6,7 @@ import type { ProjectSettings } from './config-schema';
 import { messages } from '../messages';
 import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
+import { exitOnUncaughtError } from './crash';
 import { loadProject } from './load';
 import { RunLog } from './run-log';
 import { gracePeriod, stopOnSignals } from './shutdown';
@@ -43,6 +44,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
   const server = await listenOrExplain(listener, host, port, project.config.settings.server);
+  exitOnUncaughtError(server, log);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);

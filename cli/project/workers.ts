@@ -3,6 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { formatProblem } from './problem';
+import { RestartBackoff } from './restart-backoff';
 import { configProblems, openProject } from './project';
 import { serve, type ListeningMessage, type ServeOptions } from './serve';
 import type { StopMessage } from './shutdown';
@@ -16,9 +17,16 @@ type WorkerMessage = ListeningMessage | FailedMessage;
 /**
  * `trellis run --workers N`: the primary process forks N workers (node:cluster) that share one listening
  * socket (with `--port 0`, one free port chosen for all). The first worker starts alone and prints the banner;
- * the others start once it listens. A worker that dies is replaced; SIGINT/SIGTERM stop every worker
- * gracefully. A startup error, or requests cut off at the end of the grace period, is reported once, by the
- * primary (exit code 1).
+ * the others start once it listens. A worker that dies is replaced, after a delay that doubles with each
+ * crash in a row (100 ms up to 5 s: {@link RestartBackoff}); SIGINT/SIGTERM stop every worker gracefully.
+ * A startup error, or requests cut off at the end of the grace period, is reported once, by the primary
+ * (exit code 1).
+ *
+ * The workers accept connections themselves from the one listening socket (`SCHED_NONE`, as gunicorn and
+ * uvicorn's workers do), rather than the primary accepting and handing each over (node's round-robin
+ * default): a connection handed to a worker that dies before taking it stays open in the primary, never
+ * answered (nodejs/node#21746). With a shared socket a connection waits in the kernel's queue until a live
+ * worker takes it; one a dying worker had taken is closed with that worker.
  */
 export async function runWorkers(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<void> {
   if (cluster.isWorker) return work(path, count, options);
@@ -62,19 +70,27 @@ async function work(path: string, count: number, options: Pick<ServeOptions, 'ho
 }
 
 function supervise(count: number, port: number): Promise<void> {
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   return new Promise((resolve, reject) => {
     // Every live worker, and whether it serves yet (one still loading cannot take a stop message yet).
     const live = new Map<Worker, boolean>();
     let started = false;
     let stopping = false;
+    const backoff = new RestartBackoff();
+    const restarts = new Set<NodeJS.Timeout>(); // replacements waiting for their delay
 
     const fork = (first = false) => {
       const worker = cluster.fork({ TRELLIS_CLUSTER_PORT: String(port), ...(first && { TRELLIS_CLUSTER_FIRST: '1' }) });
       let listening = false;
+      let since = 0;
       live.set(worker, false);
+      // A message to a worker that has just died (ours, or node:cluster's own) fails with EPIPE on the Worker;
+      // unhandled, that error would end the primary. The worker's 'exit' follows and is handled below.
+      worker.on('error', () => {});
       worker.on('message', (message: WorkerMessage) => {
         if (message?.trellis === 'listening') {
           listening = true;
+          since = Date.now();
           live.set(worker, true);
           if (stopping) worker.send({ trellis: 'stop' } satisfies StopMessage);
           else if (!started) {
@@ -90,8 +106,13 @@ function supervise(count: number, port: number): Promise<void> {
           if (live.size === 0) finish();
         } else if (!listening) fail(messages.run.workerFailed);
         else {
-          process.stderr.write(`trellis: ${messages.run.workerExited(worker.process.pid ?? 0, code)}\n`);
-          fork();
+          const { delayMs: delay, streak } = backoff.next(Date.now() - since);
+          process.stderr.write(`trellis: ${messages.run.workerExited(worker.process.pid ?? 0, code, delay, streak)}\n`);
+          const timer = setTimeout(() => {
+            restarts.delete(timer);
+            fork();
+          }, delay);
+          restarts.add(timer);
         }
       });
     };
@@ -99,6 +120,8 @@ function supervise(count: number, port: number): Promise<void> {
     const stopAll = () => {
       if (stopping) return;
       stopping = true;
+      for (const timer of restarts) clearTimeout(timer);
+      restarts.clear();
       if (live.size === 0) finish();
       for (const [worker, serving] of live) {
         if (serving) worker.send({ trellis: 'stop' } satisfies StopMessage);

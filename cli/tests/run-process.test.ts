@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { version } from '../../package.json';
-import { cleanup, copyFixture, FIXTURES, freshGet, http, ROOT, runCli, Running } from './run-support';
+import { childrenOf, cleanup, copyFixture, FIXTURES, freshGet, http, ROOT, runCli, Running } from './run-support';
 
 const running: Running[] = [];
 const start = (args: string[], cwd?: string) => {
@@ -185,7 +185,7 @@ describe('trellis run (a real process)', () => {
     process.kill(first, 'SIGKILL');
     for (let i = 0; i < 100 && !run.stderr.includes('starting another'); i++) await new Promise((r) => setTimeout(r, 100));
     const replaced = await workers(2);
-    assert.equal(run.stderr, `trellis: worker ${first} exited (signal); starting another\n`);
+    assert.equal(run.stderr, `trellis: worker ${first} exited (signal); starting another in 0.1 s\n`);
     assert.ok(!replaced.includes(first));
     // The replacement listens on the same port (a request may be refused while no worker is up).
     let status = 0;
@@ -244,21 +244,6 @@ describe('trellis run (a real process)', () => {
     assert.deepEqual(await run.exited, { code: 0, signal: null });
   });
 });
-
-/** Ids of the live (not zombie) processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const [state, parent] = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-        return parent === String(pid) && state !== 'Z';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function listenOn(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { get as getHttp } from 'node:http';
 import { join } from 'node:path';
@@ -132,4 +132,19 @@ export function freshGet(url: string): Promise<{ status: number; text: string }>
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
     }).on('error', reject);
   });
+}
+
+/** Ids of the live (not zombie) processes whose parent is `pid` (Linux /proc). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const [state, parent] = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        return parent === String(pid) && state !== 'Z';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

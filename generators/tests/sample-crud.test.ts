@@ -48,7 +48,7 @@ describe('sample: tasks', () => {
     assert.equal((await client.get('/tasks/1.5')).status, 422);
     const missing = await client.post('/tasks', { json: { description: 'no title' } });
     assert.equal(missing.status, 422);
-    assert.deepEqual(missing.json().details.map((d: { field: string }) => d.field), ['title']);
+    assert.deepEqual([...new Set(missing.json().details.map((d: { field: string }) => d.field))], ['title']);
     assert.equal((await client.post('/tasks', { json: { title: 'x', completed: 'yes' } })).status, 422);
   });
 });
@@ -140,5 +140,37 @@ describe('sample: users and posts', () => {
     assert.equal(res.json().user_id, 7);
     assert.ok(Array.isArray(res.json().posts));
     assert.equal((await sampleClient().get('/users/x/posts')).status, 422);
+  });
+});
+
+describe('sample: every string a client sends is bounded', () => {
+  const long = (n: number) => 'x'.repeat(n);
+  const cases: Array<[string, string, Record<string, unknown>, string]> = [
+    ['POST', '/tasks', { title: long(201) }, 'title'],
+    ['POST', '/tasks', { title: '' }, 'title'],
+    ['POST', '/tasks', { title: 'ok', description: long(2001) }, 'description'],
+    ['PUT', '/tasks/1', { title: long(500_000) }, 'title'],
+    ['POST', '/products', { name: 'Pen', price: 1, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
+    ['POST', '/products', { name: 'Pen', price: 1, tags: [long(31)] }, 'tags'],
+    ['POST', '/products', { name: 'Pen', price: 1, tags: [''] }, 'tags'],
+    ['POST', '/users', { name: 'Ada', email: `${long(250)}@example.com`, age: 36 }, 'email'],
+  ];
+
+  it('answers 422 naming the field for an over-long (or empty) value, and stores nothing', async () => {
+    for (const [method, path, json, field] of cases) {
+      const client = sampleClient();
+      const res = method === 'POST' ? await client.post(path, { json }) : await client.put(path, { json });
+      assert.equal(res.status, 422, `${method} ${path} ${field}`);
+      assert.deepEqual([...new Set(res.json().details.map((d: { field: string }) => d.field))], [field], `${method} ${path}`);
+      const stored = (await client.get(path.replace(/\/\d+$/, ''))).json() as Array<Record<string, unknown>>;
+      assert.ok(!JSON.stringify(stored).includes(long(31)), `${method} ${path}: nothing long was stored`);
+    }
+  });
+
+  it('accepts values at the limits', async () => {
+    const client = sampleClient();
+    assert.equal((await client.post('/tasks', { json: { title: long(200), description: long(2000) } })).status, 201);
+    const tags = Array.from({ length: 20 }, () => long(30));
+    assert.equal((await client.post('/products', { json: { name: long(100), price: 1, tags } })).status, 201);
   });
 });

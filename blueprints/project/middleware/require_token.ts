@@ -4,21 +4,21 @@ import { Config, Injectable, JSONResponse, Middleware, type CallNext, type Reque
 /**
  * Lets a request through only with `Authorization: Bearer <admin.token from config.yaml>`; otherwise 401.
  * Not global: routers/admin.ts adds it with `this.addMiddleware(RequireToken)`.
+ * The token must be a non-empty string: `config.string` refuses anything else (a typo like `token: true` or
+ * `token: { x: 1 }`), so the app does not start, and `trellis run` names the line in config.yaml.
  */
 @Injectable()
 export class RequireToken extends Middleware {
-  private readonly expected: Buffer | undefined;
+  private readonly expected: Buffer;
 
   constructor(config: Config) {
     super();
-    const token = config.get<string>('admin.token', '');
-    // Without a token in config.yaml nobody gets in.
-    this.expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+    this.expected = Buffer.from(`Bearer ${config.string('admin.token')}`);
   }
 
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {
     const given = Buffer.from(request.headers.authorization ?? '');
-    const ok = this.expected !== undefined && given.length === this.expected.length && timingSafeEqual(given, this.expected);
+    const ok = given.length === this.expected.length && timingSafeEqual(given, this.expected);
     if (!ok) {
       return new JSONResponse(
         { error: 'Missing or wrong token: send Authorization: Bearer <admin.token from config.yaml>' },

@@ -1,4 +1,4 @@
-import { IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, MaxLength } from 'class-validator';
 import { Get, HTTPException, Injectable, Post, router } from 'trellis';
 import { Body, Int, Path, Query } from 'trellis/param';
 import { paginate, ProductService, type Product } from '../services/product_service';
@@ -20,7 +20,9 @@ export class ProductIn {
 
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(20)
   @IsString({ each: true })
+  @Length(1, 30, { each: true })
   tags: string[] = [];
 }
 

@@ -1,15 +1,20 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { Delete, Get, HTTPException, Injectable, Post, Put, router } from 'trellis';
 import { Body, Int, Path } from 'trellis/param';
 import { TaskService, type Task } from '../services/task_service';
 
-/** The body of `POST /tasks` and `PUT /tasks/{task_id}`. Every field needs a validation decorator. */
+/**
+ * The body of `POST /tasks` and `PUT /tasks/{task_id}`. Every field needs a validation decorator, and every
+ * string a maximum length: nothing a client sends should be stored unbounded.
+ */
 export class TaskIn {
   @IsString()
+  @Length(1, 200)
   title!: string;
 
   @IsOptional()
   @IsString()
+  @MaxLength(2000)
   description: string = '';
 
   @IsOptional()

@@ -1,4 +1,4 @@
-import { IsEmail, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { IsEmail, IsInt, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { Get, HTTPException, Injectable, Post, router } from 'trellis';
 import { Body, Int, Path } from 'trellis/param';
 import { UserService, type User } from '../services/user_service';
@@ -10,6 +10,7 @@ export class UserIn {
   name!: string;
 
   @IsEmail()
+  @MaxLength(254) // the longest address SMTP can carry (RFC 5321)
   email!: string;
 
   @IsInt()

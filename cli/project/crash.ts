@@ -1,0 +1,46 @@
+import { inspect } from 'node:util';
+import type { Server } from '../../framework/server';
+import { messages } from '../messages';
+import type { RunLog } from './run-log';
+
+/** How long requests cut off by a crash get to close, so that their access lines (499) are written. */
+const CUT_MS = 50;
+/** Exit code after an error nothing handled (as Node's own: 1). */
+export const CRASH_EXIT_CODE = 1;
+
+/**
+ * Ends the process after an error nothing handled: a throwing timer or event callback, or a promise
+ * rejected without a handler (Node 20 raises both as `uncaughtException`). As Node's documentation says,
+ * the process state is unknown after such an error, so it is not resumed: the server stops accepting, the
+ * connections still open are cut, the access lines so far (batched every 20 ms) are written, one line
+ * `trellis: ...` and the stack go to stderr, and the process exits 1. Under `--workers` the primary starts
+ * another worker; otherwise a supervisor (systemd, Docker, pm2) restarts it.
+ *
+ * @example
+ * ```ts
+ * const server = await listen(listener, options);
+ * exitOnUncaughtError(server, log);
+ * ```
+ */
+export function exitOnUncaughtError(server: Server, log: RunLog): void {
+  let crashing = false;
+  process.on('uncaughtException', (error, origin) => {
+    const report = `trellis: ${messages.run.uncaught(origin === 'unhandledRejection')}\n${describe(error)}\n`;
+    if (crashing) {
+      // A second error while the first one ends the process: say so and end it now.
+      process.stderr.write(report);
+      return log.flush(() => process.exit(CRASH_EXIT_CODE));
+    }
+    crashing = true;
+    log.flush(); // the lines of requests answered before the error come first
+    process.stderr.write(report);
+    server.close();
+    server.closeAllConnections();
+    // Sockets close in a later turn of the event loop: their 499 lines are written then.
+    setTimeout(() => log.flush(() => process.exit(CRASH_EXIT_CODE)), CUT_MS);
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error && error.stack ? error.stack : inspect(error);
+}
