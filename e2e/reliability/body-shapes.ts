@@ -60,7 +60,7 @@ export function describe(outcome: TimedOutcome, serverAlive: boolean): string {
  * `ensureServer` is called before each run and returns the port of a live server (restarting a crashed one).
  */
 export async function bodyShapes(
-  ensureServer: () => Promise<{ port: number; baselineMs: number; alive: () => boolean }>,
+  ensureServer: () => Promise<{ port: number; baselineMs: number; alive: () => boolean; discard: () => Promise<void> }>,
   runs = 3,
   timeoutMs = 60_000,
   skipAboveMs = 2_000,
@@ -75,6 +75,7 @@ export async function bodyShapes(
       const { result: outcome, longestMs } = await probeDuring(server.port, () => timedRequest(server.port, shot, timeoutMs));
       if (!outcome.status) await sleep(300); // a crashed server's exit is seen a moment after its sockets close
       result.outcomes.push(describe(outcome, server.alive()));
+      if (outcome.error === 'timeout') await server.discard();
       result.blockMs = Math.max(result.blockMs, longestMs - server.baselineMs);
       if (longestMs - server.baselineMs > skipAboveMs) {
         result.skipped = runs - run - 1;

@@ -38,7 +38,14 @@ async function hardening(exits: ExitLog): Promise<string[][]> {
   }
 }
 
+/** Every phase bounds its own waits; this is the last resort against a hang nobody foresaw. */
+const WATCHDOG_MINUTES = 20;
+
 async function main(): Promise<void> {
+  setTimeout(() => {
+    console.error(`reliability: still running after ${WATCHDOG_MINUTES} minutes; giving up`);
+    process.exit(1);
+  }, WATCHDOG_MINUTES * 60_000).unref();
   const exits = new ExitLog();
   const onlyHostile = process.argv.slice(2).includes('hostile');
   const rows = onlyHostile ? [] : await hardening(exits);
@@ -47,9 +54,11 @@ async function main(): Promise<void> {
   rows.push([`trellis run processes that exited unasked over the ${onlyHostile ? 'hostile phase' : 'whole run'}`, unexpected, '0']);
   console.log('| figure | measured | target |\n|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  // A measurement given up on (its time limit passed) may still hold sockets or timers.
+  process.exit();
 }
 
 main().catch((error) => {
   console.error(error);
-  process.exitCode = 1;
+  process.exit(1);
 });

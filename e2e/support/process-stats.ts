@@ -68,7 +68,7 @@ export function openServerConnections(port: number): number {
 /** Samples `read()` every `everyMs` until `stop()` is called; `peak` is the highest value seen. */
 export function sampler(read: () => number, everyMs = 100): { peak(): number; stop(): number } {
   let peak = read();
-  const timer = setInterval(() => (peak = Math.max(peak, read())), everyMs);
+  const timer = setInterval(() => (peak = Math.max(peak, read())), everyMs).unref();
   return {
     peak: () => peak,
     stop: () => {
