@@ -86,13 +86,14 @@ export class Request {
 
   /**
    * The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400, nesting deeper than 64
-   * levels a 400, an object with more than `maxObjectKeys` keys a 413.
+   * levels a 400, an object with more than `maxObjectKeys` keys a 413, and so is an array of more than
+   * `maxItems` items when given.
    */
-  async json(): Promise<unknown> {
+  async json(maxItems?: number): Promise<unknown> {
     // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
     const parsed = this.raw as IncomingMessage & { body?: unknown };
     if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
-    return parseJson(await this.body(), this.maxObjectKeys);
+    return parseJson(await this.body(), this.maxObjectKeys, maxItems);
   }
 
   /**

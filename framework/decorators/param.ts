@@ -21,8 +21,8 @@ export interface BodyOptions {
   type?: Class;
   description?: string;
   /**
-   * The most elements an array body may have, checked before any element is validated (413 above it).
-   * 1,000 by default for `type: Item` bodies.
+   * The most elements an array body may have, checked before the body is parsed (413 above it).
+   * 1,000 by default.
    */
   maxItems?: number;
 }
@@ -80,7 +80,7 @@ export function Header(name: string, options: ValueOptions = {}): ParameterDecor
  * Properties the class does not declare are dropped before anything else reads the body. The request must
  * say `Content-Type: application/json` (415 otherwise; a request with neither body nor Content-Type is a
  * missing body, 422). For an array body, name the element class; it takes at most `maxItems` elements
- * (1,000 by default; 413 above it, before any element is validated).
+ * (1,000 by default; 413 above it, before the body is even parsed).
  *
  * @example
  * ```ts

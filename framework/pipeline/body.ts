@@ -49,16 +49,23 @@ export const MAX_JSON_DEPTH = 64;
 /** Default of `AppOptions.maxObjectKeys`: the most keys one JSON object of a body may have (413 above). */
 export const DEFAULT_MAX_OBJECT_KEYS = 1000;
 
+/** The 413 of an array body longer than `@Body({ maxItems })`. */
+export function tooManyItems(maxItems: number): HTTPException {
+  return new HTTPException(413, `The body is an array of more than ${maxItems} items`);
+}
+
 /**
  * Parses a JSON body; empty is `undefined`. Before parsing, one linear pass refuses nesting deeper than
- * {@link MAX_JSON_DEPTH} (400) and an object with more than `maxObjectKeys` keys (413), so that nothing
- * after the parse (transformers, validators) can be made to work per key of a huge object.
+ * {@link MAX_JSON_DEPTH} (400), an object with more than `maxObjectKeys` keys (413) and, when `maxItems` is
+ * given, a body that is an array of more items (413), so that neither the parse nor anything after it
+ * (transformers, validators) works per key of a huge object or per item of a huge batch.
  */
-export function parseJson(bytes: Buffer, maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS): unknown {
+export function parseJson(bytes: Buffer, maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS, maxItems = Infinity): unknown {
   if (bytes.length === 0) return undefined;
-  const excess = scan(bytes, MAX_JSON_DEPTH, maxObjectKeys);
+  const excess = scan(bytes, MAX_JSON_DEPTH, maxObjectKeys, maxItems);
   if (excess === 'depth') throw new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (excess === 'keys') throw new HTTPException(413, `A JSON object of the body has more than ${maxObjectKeys} keys`);
+  if (excess === 'items') throw tooManyItems(maxItems);
   try {
     return secureJson.parse(bytes, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
@@ -72,8 +79,9 @@ export function parseJson(bytes: Buffer, maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS
 const OBJECT = 1;
 
 // One pass over the bytes, skipping strings; cheaper than parsing and stops at the first excess. A stack of
-// open containers counts the keys (colons) of each object. Malformed JSON is left to the parser.
-function scan(bytes: Buffer, maxDepth: number, maxKeys: number): 'depth' | 'keys' | undefined {
+// open containers counts the keys (colons) of each object, and commas count the items of a top-level array.
+// Malformed JSON is left to the parser.
+function scan(bytes: Buffer, maxDepth: number, maxKeys: number, maxItems: number): 'depth' | 'keys' | 'items' | undefined {
   const kinds = new Uint8Array(maxDepth + 1);
   const keys = new Uint32Array(maxDepth + 1);
   let depth = 0;
@@ -86,6 +94,8 @@ function scan(bytes: Buffer, maxDepth: number, maxKeys: number): 'depth' | 'keys
     } else if (c === 0x22) inString = true;
     else if (c === 0x3a) {
       if (kinds[depth] === OBJECT && ++keys[depth] > maxKeys) return 'keys';
+    } else if (c === 0x2c) {
+      if (depth === 1 && kinds[1] !== OBJECT && ++keys[1] >= maxItems) return 'items';
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return 'depth';
       kinds[depth] = c === 0x7b ? OBJECT : 0;

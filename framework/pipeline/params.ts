@@ -1,11 +1,10 @@
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import { positiveLimit, TrellisError } from '../framework-error';
-import { HTTPException } from '../http-exception';
 import type { Class, ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { valueTypeOf } from './value-type';
-import { announcesBody, assertJsonContentType } from './body';
+import { announcesBody, assertJsonContentType, tooManyItems } from './body';
 import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
@@ -114,9 +113,9 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
   };
 }
 
-function jsonOf(request: Request, contentType: string | undefined): Promise<unknown> {
+function jsonOf(request: Request, contentType: string | undefined, maxItems: number): Promise<unknown> {
   assertJsonContentType(contentType);
-  return request.json();
+  return request.json(maxItems);
 }
 
 /** The most elements of an array body (`@Body({ type: Item })`) unless `maxItems` says otherwise. */
@@ -132,20 +131,19 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
     throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
   }
   const toValidInstance = validated && compileValidator(validated);
-  const maxItems =
-    elementClass || param.maxItems !== undefined ? positiveLimit('maxItems', param.maxItems ?? DEFAULT_MAX_ITEMS) : undefined;
+  // Every body route refuses a long array before parsing it: a DTO route answers a short one with a 422.
+  const maxItems = positiveLimit('maxItems', param.maxItems ?? DEFAULT_MAX_ITEMS);
 
   return async (request, details) => {
     const contentType = request.headers['content-type'];
     // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding): a missing body, not a 415.
-    const value = !contentType && !announcesBody(request.headers) ? undefined : await jsonOf(request, contentType);
+    const value = !contentType && !announcesBody(request.headers) ? undefined : await jsonOf(request, contentType, maxItems);
     if (value === undefined) {
       details.push({ location: 'body', field: '', message: 'Field required' });
       return undefined;
     }
-    if (maxItems !== undefined && Array.isArray(value) && value.length > maxItems) {
-      throw new HTTPException(413, `The body is an array of more than ${maxItems} items`);
-    }
+    // Already checked before parsing, unless an Express body parser read the body first.
+    if (Array.isArray(value) && value.length > maxItems) throw tooManyItems(maxItems);
     if (!toValidInstance) return value;
     if (!elementClass) return toValidInstance(value, '', details);
     if (!Array.isArray(value)) {

@@ -103,6 +103,11 @@ describe('an array body', () => {
   it('answers 413 above 1,000 items, before validating any', async () => {
     const res = await client.post('/notes/batch', { body: items(1001), headers: json });
     assert.deepEqual([res.status, res.json()], [413, { error: 'The body is an array of more than 1000 items' }]);
+    // Refused before parsing: the same items with the closing bracket missing are a 413 too, not a 400.
+    const unparsed = await client.post('/notes/batch', { body: items(1001).slice(0, -1), headers: json });
+    assert.equal(unparsed.status, 413);
+    const dto = await client.post('/notes', { body: items(1001), headers: json });
+    assert.deepEqual([dto.status, dto.json()], [413, { error: 'The body is an array of more than 1000 items' }]);
     const ok = await client.post('/notes/batch', { body: items(1000, '{"name":"x"}'), headers: json });
     assert.deepEqual([ok.status, ok.json()], [200, { count: 1000 }]);
   });
