@@ -173,7 +173,8 @@ describe(`bad input (${cases.length} cases) on a running sample project`, () => 
     assert.equal(app.child.exitCode, null);
     const res = await fetch(`${app.url}/tasks/1`);
     assert.equal(res.status, 200);
-    assert.doesNotMatch(app.output(), /"status":5\d\d/, 'no 5xx in the access log');
+    // 501 is the refusal RFC 9112 asks for an unknown transfer coding, not a fault.
+    assert.doesNotMatch(app.output(), /"status":5(?!01)\d\d/, 'no 5xx but 501 in the access log');
   });
 
   it('answers a header Node refuses with a 500 and serves on (it used to end the process)', async () => {

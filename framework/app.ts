@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
-import { TrellisError } from './framework-error';
+import { positiveLimit, TrellisError } from './framework-error';
+import { DEFAULT_MAX_OBJECT_KEYS } from './pipeline/body';
 import type { Class } from './metadata';
 import type { MiddlewareLike } from './middleware';
 import { Request } from './request';
@@ -29,6 +30,8 @@ export interface AppOptions {
   description?: string;
   /** Largest request body read, in bytes (413 above it). 1 MiB by default. */
   bodyLimit?: number;
+  /** Most keys one object of a JSON body may have (413 above it, before anything walks the body). 1,000 by default. */
+  maxObjectKeys?: number;
   /** Where unexpected errors are logged with their stack; `console` by default. */
   logger?: Logger;
   /**
@@ -64,6 +67,7 @@ export class BaseRouter {
   readonly version: string;
   readonly description: string | undefined;
   readonly bodyLimit: number;
+  readonly maxObjectKeys: number;
   readonly logger: Logger;
   readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
@@ -85,6 +89,7 @@ export class BaseRouter {
     this.version = options.version ?? '0.1.0';
     this.description = options.description;
     this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    this.maxObjectKeys = positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_MAX_OBJECT_KEYS);
     this.logger = options.logger ?? console;
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
@@ -226,7 +231,7 @@ export class BaseRouter {
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.maxObjectKeys);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);

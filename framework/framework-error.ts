@@ -16,6 +16,7 @@ export const ERROR_CODES = {
     '%s: the body class %s has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
   TRELLIS_ERR_INVALID_MIDDLEWARE: '%s is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
   TRELLIS_ERR_INVALID_STATUS: 'Invalid status %s: a response status is an integer from 100 to 599',
+  TRELLIS_ERR_BODY_LIMIT: 'Invalid %s %s: a positive integer is expected',
   TRELLIS_ERR_UPLOAD_LIMIT: 'Invalid upload limit %s: %s (limits are fileSize, files, fields, fieldSize, fieldsSize and memorySize, each a positive integer)',
   TRELLIS_ERR_BODY_WITH_FILE:
     '%s takes both @Body() and @UploadedFile(): a multipart body is not JSON; read its other fields with @Req() and request.form()',
@@ -44,4 +45,10 @@ export class TrellisError extends Error {
     this.name = 'TrellisError';
     this.code = code;
   }
+}
+
+/** `value` when it is a positive integer, else a `TRELLIS_ERR_BODY_LIMIT` naming the option. */
+export function positiveLimit(name: string, value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new TrellisError('TRELLIS_ERR_BODY_LIMIT', name, JSON.stringify(value) ?? String(value));
 }

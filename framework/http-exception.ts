@@ -47,8 +47,19 @@ export interface ValidationDetail {
   message: string;
 }
 
+/** The most details a 422 body lists; `omitted_details` counts the rest. */
+export const MAX_VALIDATION_DETAILS = 100;
+/** The most bytes of a 422 body: every `field` and `message` is cut to a bounded length, and details beyond this are omitted. */
+export const MAX_VALIDATION_BODY_BYTES = 64 * 1024;
+const MAX_FIELD = 200;
+const MAX_MESSAGE = 400;
+// `{"error":"Validation failed","details":[],"omitted_details":NNNNNNNNNNNNNNNN}` and some slack.
+const ENVELOPE_BYTES = 128;
+
 /**
  * The one validation failure: 422 `{ "error": "Validation failed", "details": [{ location, field, message }] }`.
+ * The body lists at most the first {@link MAX_VALIDATION_DETAILS} details and stays under 64 KiB (a long
+ * field path or message is cut, ending in `…`); when some are left out, `omitted_details` says how many.
  *
  * @example
  * ```ts
@@ -56,13 +67,38 @@ export interface ValidationDetail {
  * ```
  */
 export class RequestValidationError extends HTTPException {
+  /** The details the body lists (the first ones, bounded). */
   readonly details: ValidationDetail[];
+  /** How many details were left out of the body; 0 when none. */
+  readonly omitted: number;
 
   constructor(details: ValidationDetail[]) {
-    super(422, 'Validation failed', { extra: { details } });
+    const listed = boundedDetails(details);
+    const omitted = details.length - listed.length;
+    super(422, 'Validation failed', { extra: omitted ? { details: listed, omitted_details: omitted } : { details: listed } });
     this.name = 'RequestValidationError';
-    this.details = details;
+    this.details = listed;
+    this.omitted = omitted;
   }
+}
+
+function boundedDetails(details: ValidationDetail[]): ValidationDetail[] {
+  const listed: ValidationDetail[] = [];
+  let bytes = ENVELOPE_BYTES;
+  for (const detail of details) {
+    if (listed.length === MAX_VALIDATION_DETAILS) break;
+    const bounded = { location: detail.location, field: cut(detail.field, MAX_FIELD), message: cut(detail.message, MAX_MESSAGE) };
+    // JSON escapes can make a character six bytes: measure what will be sent.
+    bytes += Buffer.byteLength(JSON.stringify(bounded)) + 1;
+    if (bytes > MAX_VALIDATION_BODY_BYTES) break;
+    listed.push(bounded);
+  }
+  return listed;
+}
+
+function cut(text: string, max: number): string {
+  if (typeof text !== 'string') text = String(text);
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}…`;
 }
 
 /**

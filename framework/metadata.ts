@@ -60,6 +60,8 @@ export interface ParamDefinition {
   default?: unknown;
   hasDefault: boolean;
   description?: string;
+  /** `@Body({ maxItems })`: the most elements of an array body (413 above it). */
+  maxItems?: number;
 }
 
 interface ClassMetadata {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import { readBody, parseJson } from './pipeline/body';
+import { readBody, parseJson, DEFAULT_MAX_OBJECT_KEYS } from './pipeline/body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -54,6 +54,8 @@ export class Request {
   readonly bodyLimit: number;
   /** Limits of a multipart body (`AppOptions.uploads`). */
   readonly uploadLimits: Readonly<UploadLimits>;
+  /** Most keys one object of a JSON body may have (`AppOptions.maxObjectKeys`). */
+  readonly maxObjectKeys: number;
 
   constructor(
     raw: IncomingMessage,
@@ -62,6 +64,7 @@ export class Request {
     search: string,
     bodyLimit: number,
     uploadLimits: Readonly<UploadLimits> = DEFAULT_UPLOAD_LIMITS,
+    maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS,
   ) {
     this.raw = raw;
     this.rawResponse = res;
@@ -74,6 +77,7 @@ export class Request {
     this[MATCHED] = undefined;
     this.bodyLimit = bodyLimit;
     this.uploadLimits = uploadLimits;
+    this.maxObjectKeys = maxObjectKeys;
   }
 
   /** The request target as received: not decoded, query string included. */
@@ -98,12 +102,16 @@ export class Request {
     return (await this.body()).toString('utf8');
   }
 
-  /** The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400. */
-  async json(): Promise<unknown> {
+  /**
+   * The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400, nesting deeper than 64
+   * levels a 400, an object with more than `maxObjectKeys` keys a 413, and so is an array of more than
+   * `maxItems` items when given.
+   */
+  async json(maxItems?: number): Promise<unknown> {
     // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
     const parsed = this.raw as IncomingMessage & { body?: unknown };
     if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
-    return parseJson(await this.body());
+    return parseJson(await this.body(), this.maxObjectKeys, maxItems);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import secureJson from 'secure-json-parse';
@@ -46,11 +46,26 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 /** Deeper JSON is refused: validators and transformers recurse, and no API needs more. */
 export const MAX_JSON_DEPTH = 64;
 
-export function parseJson(bytes: Buffer): unknown {
+/** Default of `AppOptions.maxObjectKeys`: the most keys one JSON object of a body may have (413 above). */
+export const DEFAULT_MAX_OBJECT_KEYS = 1000;
+
+/** The 413 of an array body longer than `@Body({ maxItems })`. */
+export function tooManyItems(maxItems: number): HTTPException {
+  return new HTTPException(413, `The body is an array of more than ${maxItems} items`);
+}
+
+/**
+ * Parses a JSON body; empty is `undefined`. Before parsing, one linear pass refuses nesting deeper than
+ * {@link MAX_JSON_DEPTH} (400), an object with more than `maxObjectKeys` keys (413) and, when `maxItems` is
+ * given, a body that is an array of more items (413), so that neither the parse nor anything after it
+ * (transformers, validators) works per key of a huge object or per item of a huge batch.
+ */
+export function parseJson(bytes: Buffer, maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS, maxItems = Infinity): unknown {
   if (bytes.length === 0) return undefined;
-  if (nestedDeeperThan(bytes, MAX_JSON_DEPTH)) {
-    throw new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  }
+  const excess = scan(bytes, MAX_JSON_DEPTH, maxObjectKeys, maxItems);
+  if (excess === 'depth') throw new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (excess === 'keys') throw new HTTPException(413, `A JSON object of the body has more than ${maxObjectKeys} keys`);
+  if (excess === 'items') throw tooManyItems(maxItems);
   try {
     return secureJson.parse(bytes, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
@@ -61,8 +76,14 @@ export function parseJson(bytes: Buffer): unknown {
   }
 }
 
-// One pass over the bytes, skipping strings; cheaper than parsing and stops at the first level too deep.
-function nestedDeeperThan(bytes: Buffer, max: number): boolean {
+const OBJECT = 1;
+
+// One pass over the bytes, skipping strings; cheaper than parsing and stops at the first excess. A stack of
+// open containers counts the keys (colons) of each object, and commas count the items of a top-level array.
+// Malformed JSON is left to the parser.
+function scan(bytes: Buffer, maxDepth: number, maxKeys: number, maxItems: number): 'depth' | 'keys' | 'items' | undefined {
+  const kinds = new Uint8Array(maxDepth + 1);
+  const keys = new Uint32Array(maxDepth + 1);
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
@@ -71,16 +92,31 @@ function nestedDeeperThan(bytes: Buffer, max: number): boolean {
       if (c === 0x5c) i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x3a) {
+      if (kinds[depth] === OBJECT && ++keys[depth] > maxKeys) return 'keys';
+    } else if (c === 0x2c) {
+      if (depth === 1 && kinds[1] !== OBJECT && ++keys[1] >= maxItems) return 'items';
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return 'depth';
+      kinds[depth] = c === 0x7b ? OBJECT : 0;
+      keys[depth] = 0;
+    } else if ((c === 0x7d || c === 0x5d) && depth > 0) depth--;
   }
-  return false;
+  return undefined;
 }
 
-/** Throws 415 unless the Content-Type is JSON (`application/json`, `*+json`) in UTF-8, or absent. */
+/** Whether the request frames a body (Content-Length above 0, or Transfer-Encoding), as Fastify decides. */
+export function announcesBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Throws 415 unless the Content-Type is JSON (`application/json`, `*+json`) in UTF-8. A body without one is
+ * refused too: browsers send such a POST cross-site without asking first (no CORS preflight).
+ */
 export function assertJsonContentType(contentType: string | undefined): void {
-  if (!contentType) return;
+  if (!contentType) throw new HTTPException(415, 'Content-Type must be application/json');
   const [type, ...parameters] = contentType.split(';');
   const mime = type.trim().toLowerCase();
   if (mime !== 'application/json' && !mime.endsWith('+json')) {

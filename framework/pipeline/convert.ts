@@ -5,8 +5,10 @@ export const INVALID = Symbol('invalid');
 
 export type Converter = (text: string) => unknown;
 
+// Both run on query, path and header values, so each must match in time linear in the text: no two
+// quantifiers may compete for the same characters (`\d+\.?\d*` did, and `1111...x` backtracked quadratically).
 const INTEGER = /^[+-]?\d+$/;
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const NUMBER = /^[+-]?(?:\d+|\d+\.\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
 

@@ -1,10 +1,10 @@
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
-import { TrellisError } from '../framework-error';
+import { positiveLimit, TrellisError } from '../framework-error';
 import type { Class, ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { valueTypeOf } from './value-type';
-import { assertJsonContentType } from './body';
+import { announcesBody, assertJsonContentType, tooManyItems } from './body';
 import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
@@ -113,6 +113,14 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
   };
 }
 
+function jsonOf(request: Request, contentType: string | undefined, maxItems: number): Promise<unknown> {
+  assertJsonContentType(contentType);
+  return request.json(maxItems);
+}
+
+/** The most elements of an array body (`@Body({ type: Item })`) unless `maxItems` says otherwise. */
+export const DEFAULT_MAX_ITEMS = 1000;
+
 const PLAIN_TYPES = new Set<unknown>([Object, Array, String, Number, Boolean, undefined]);
 
 function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): BodyExtractor {
@@ -123,14 +131,19 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
     throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
   }
   const toValidInstance = validated && compileValidator(validated);
+  // Every body route refuses a long array before parsing it: a DTO route answers a short one with a 422.
+  const maxItems = positiveLimit('maxItems', param.maxItems ?? DEFAULT_MAX_ITEMS);
 
   return async (request, details) => {
-    assertJsonContentType(request.headers['content-type']);
-    const value = await request.json();
+    const contentType = request.headers['content-type'];
+    // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding): a missing body, not a 415.
+    const value = !contentType && !announcesBody(request.headers) ? undefined : await jsonOf(request, contentType, maxItems);
     if (value === undefined) {
       details.push({ location: 'body', field: '', message: 'Field required' });
       return undefined;
     }
+    // Already checked before parsing, unless an Express body parser read the body first.
+    if (Array.isArray(value) && value.length > maxItems) throw tooManyItems(maxItems);
     if (!toValidInstance) return value;
     if (!elementClass) return toValidInstance(value, '', details);
     if (!Array.isArray(value)) {

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, Validator, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
+import { pruner } from './declared-shape';
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -19,16 +20,19 @@ export type InstanceValidator = (value: unknown, prefix: string, details: Valida
 
 /**
  * Compiles, once per route, what turns a parsed JSON value into an instance of `cls`, stripped of unknown
- * properties and validated; failures are pushed to `details` with dotted field paths (`items[0].name`) under
+ * properties (before any per-key work: see {@link pruner}) and validated; failures are pushed to `details` with dotted field paths (`items[0].name`) under
  * `prefix`. The result is the instance, or a promise of it only when a rule of `cls` answered with a promise.
  */
 export function compileValidator(cls: Class): InstanceValidator {
+  const prune = pruner(cls);
   return (value, prefix, details) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
       return undefined;
     }
-    const instance = plainToInstance(cls, value) as object;
+    const { input, patch } = prune(value as Record<string, unknown>);
+    const instance = plainToInstance(cls, input) as Record<string, unknown>;
+    patch?.(instance);
     const errors = validateInstance(instance);
     if (!(errors instanceof Promise)) {
       collectAll(errors, prefix, details);
