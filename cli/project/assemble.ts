@@ -49,6 +49,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     version: settings.app.version,
     description: settings.app.description,
     bodyLimit: settings.server.body_limit,
+    maxObjectKeys: settings.server.max_object_keys,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
   });

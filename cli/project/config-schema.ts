@@ -5,6 +5,7 @@ export interface ProjectSettings {
     host: string;
     port: number;
     body_limit: number;
+    max_object_keys: number;
     headers_timeout: number;
     request_timeout: number;
     body_timeout: number;
@@ -69,6 +70,8 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     port: { check: port, default: 8000 },
     /** Largest JSON body, in bytes (413 above it). */
     body_limit: { check: positive, default: 1024 * 1024 },
+    /** Most keys in one object of a JSON body (413 above it): work on a body stays linear in its size. */
+    max_object_keys: { check: positive, default: 1_000 },
     /** Milliseconds to receive a request's headers (slowloris sockets are closed). */
     headers_timeout: { check: positive, default: 30_000 },
     /** Milliseconds to receive a whole request (408 after). */

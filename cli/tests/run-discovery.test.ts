@@ -117,6 +117,15 @@ describe('discovery', () => {
     assert.throws(() => loadProject(bad), (e: CliError) => /config\.yaml:2: server\.headers_timeout must be a positive whole number, got -1/.test(e.message));
   });
 
+  it('takes the key limit of JSON objects from config.yaml', async () => {
+    const dir = healthyWith({ 'config.yaml': 'server: { max_object_keys: 3 }\nmiddleware: [timing]\nadmin: { token: t }\n' });
+    const client = new TestClient(loadProject(dir).app);
+    assert.equal((await client.post('/tasks', { json: { title: 'x', a: 1, b: 2 } })).status, 201);
+    const res = await client.post('/tasks', { json: { title: 'x', a: 1, b: 2, c: 3 } });
+    assert.equal(res.status, 413);
+    assert.deepEqual(res.json(), { error: 'A JSON object of the body has more than 3 keys' });
+  });
+
   it('gives the file and line of a syntax error, without a stack', () => {
     const dir = healthyWith({ 'routers/broken.ts': "import { router } from 'trellis';\n\nexport class Broken extends router('/b') {\n  x = ;\n}\n" });
     assert.equal(loadError(dir), 'routers/broken.ts:4: SyntaxError: Expression expected');
