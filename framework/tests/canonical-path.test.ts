@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, JSONResponse, Middleware, router, type CallNext, type Request, type Server } from '../index';
+import { describe, it } from 'node:test';
+import { BaseRouter, Get, JSONResponse, Middleware, router, type CallNext, type Request } from '../index';
 import { Path } from '../param';
 import { TestClient } from '../testing';
 import { canonicalPath } from '../routing/canonical-path';
 import { RouteTable } from '../routing/route-table';
 import { firstResponse, raw } from './fixtures/raw-socket';
+import { listening } from './fixtures/listening';
 
 class Users extends router('/users') {
   @Get('/me') me() { return { who: 'me' }; }
@@ -47,24 +47,18 @@ describe('the path middleware sees is the path the router matched', () => {
   }
 
   describe('on a real socket', () => {
-    let server: Server;
-    let port: number;
-    before(async () => {
-      server = await app.listen({ host: '127.0.0.1', port: 0 });
-      port = (server.address() as AddressInfo).port;
-    });
-    after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    const live = listening(app);
 
     for (const target of ['http://x/users/me', 'HTTP://x/users/%6de/', '/users/me#frag', 'http://x/users/me?a=1']) {
       it(`guards the request target ${target}`, async () => {
-        const { text } = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        const { text } = await raw(live.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
         assert.equal(firstResponse(text).status, 401, text);
       });
     }
 
     it('answers 400 for a target that is no path, or a malformed escape', async () => {
       for (const target of ['/users/%zz', '*', 'ftp://x/users/me']) {
-        const { text } = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        const { text } = await raw(live.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
         const response = firstResponse(text);
         assert.equal(response.status, 400, target);
         assert.match(response.body, /"error"/);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request, type Server } from '../index';
+import { describe, it } from 'node:test';
+import { BaseRouter, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request } from '../index';
 import { Body } from '../param';
 import { firstResponse, raw, statusLines } from './fixtures/raw-socket';
+import { listening } from './fixtures/listening';
 
 class Api extends router('/') {
   @Get('/ping') ping() { return { pong: true }; }
@@ -20,14 +20,8 @@ class RequireToken extends Middleware {
 }
 
 const LIMIT = 64 * 1024;
-let server: Server;
-let port: number;
-before(async () => {
-  const app = new BaseRouter({ bodyLimit: LIMIT }).includeRouter(new Api()).addMiddleware(new RequireToken());
-  server = await app.listen({ host: '127.0.0.1', port: 0, headersTimeout: 500, requestTimeout: 800 });
-  port = (server.address() as AddressInfo).port;
-});
-after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+const app = new BaseRouter({ bodyLimit: LIMIT }).includeRouter(new Api()).addMiddleware(new RequireToken());
+const live = listening(app, { headersTimeout: 500, requestTimeout: 800 });
 
 const chunk = (data: string) => `${data.length.toString(16)}\r\n${data}\r\n`;
 
@@ -37,7 +31,7 @@ const chunk = (data: string) => `${data.length.toString(16)}\r\n${data}\r\n`;
  */
 function endlessUpload(path: string, maxBytes: number): Promise<{ text: string; sent: number; closedByServer: boolean }> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(live.port, '127.0.0.1');
     let text = '';
     let sent = 0;
     let done = false;
@@ -83,14 +77,14 @@ describe('a response sent before the body was read', () => {
 
   it('never sends a second response (the 408 of the request timeout) after the first', async () => {
     // One chunk, and the body never ends: the request timeout (800 ms here) must not answer it again.
-    const { text } = await raw(port, `POST /admin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk('abc')}`, 2_500);
+    const { text } = await raw(live.port, `POST /admin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk('abc')}`, 2_500);
     assert.deepEqual(statusLines(text), ['HTTP/1.1 401 Unauthorized']);
   });
 
   it('keeps the connection alive when the whole body had arrived', async () => {
     const body = '{"a":1}';
     const request = `POST /admin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    const { text } = await raw(port, `${request}GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const { text } = await raw(live.port, `${request}GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     assert.deepEqual(statusLines(text), ['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 200 OK']);
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, Post, RedirectResponse, router, type Server } from '../index';
+import { describe, it } from 'node:test';
+import { BaseRouter, Get, Post, RedirectResponse, router } from '../index';
 import { Body, Header, Query } from '../param';
 import { TestClient } from '../testing';
 import { firstResponse, raw, statusLines } from './fixtures/raw-socket';
+import { listening } from './fixtures/listening';
 
 class Api extends router('/') {
   @Get('/whoami') whoami(@Header('authorization', { default: null }) auth: string | null) { return { auth }; }
@@ -13,15 +13,9 @@ class Api extends router('/') {
 }
 
 const app = new BaseRouter().includeRouter(new Api());
-let server: Server;
-let port: number;
-before(async () => {
-  server = await app.listen({ host: '127.0.0.1', port: 0 });
-  port = (server.address() as AddressInfo).port;
-});
-after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+const live = listening(app);
 
-const send = async (head: string, body = '') => firstResponse((await raw(port, `${head}\r\n\r\n${body}`)).text);
+const send = async (head: string, body = '') => firstResponse((await raw(live.port, `${head}\r\n\r\n${body}`)).text);
 
 describe('what HTTP forbids and Node lets through', () => {
   it('answers 431 to more than 1,000 header lines instead of dropping the rest', async () => {
@@ -49,7 +43,7 @@ describe('what HTTP forbids and Node lets through', () => {
   });
 
   it('refuses Transfer-Encoding: gzip, chunked with 501 instead of reading gzip as the body', async () => {
-    const { text } = await raw(port, 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
+    const { text } = await raw(live.port, 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
     const res = firstResponse(text);
     assert.equal(res.status, 501);
     assert.match(res.body, /"error"/);

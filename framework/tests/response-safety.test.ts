@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, HTTPException, JSONResponse, Middleware, router, type CallNext, type Request, type Server } from '../index';
+import { describe, it } from 'node:test';
+import { BaseRouter, Get, HTTPException, JSONResponse, Middleware, router, type CallNext, type Request } from '../index';
 import { Query } from '../param';
 import { TestClient } from '../testing';
+import { listening } from './fixtures/listening';
 
 // Node's writeHead throws on a header value with CR, LF, NUL or a character above U+00FF; a throw in the
 // response writer used to be an unhandled rejection, which ends a Node 20 process.
@@ -75,17 +75,11 @@ describe('a response Node cannot send', () => {
 });
 
 describe('a real server answering a response Node cannot send', () => {
-  let server: Server;
-  let port: number;
-  before(async () => {
-    server = await app.listen({ host: '127.0.0.1', port: 0 });
-    port = (server.address() as AddressInfo).port;
-  });
-  after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  const live = listening(app);
 
   const get = (path: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+      httpRequest({ host: '127.0.0.1', port: live.port, path }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
       }).on('error', reject).end();
