@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
 import { positiveLimit, TrellisError } from './framework-error';
-import { DEFAULT_MAX_OBJECT_KEYS } from './pipeline/body';
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
 import type { MiddlewareLike } from './middleware';
 import { Request } from './request';
@@ -32,6 +32,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Most keys one object of a JSON body may have (413 above it, before anything walks the body). 1,000 by default. */
   maxObjectKeys?: number;
+  /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
+  maxJsonContainers?: number;
   /** Where unexpected errors are logged with their stack; `console` by default. */
   logger?: Logger;
   /**
@@ -67,7 +69,8 @@ export class BaseRouter {
   readonly version: string;
   readonly description: string | undefined;
   readonly bodyLimit: number;
-  readonly maxObjectKeys: number;
+  /** `maxObjectKeys` and `maxJsonContainers`, checked. */
+  readonly jsonLimits: Readonly<JsonLimits>;
   readonly logger: Logger;
   readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
@@ -89,7 +92,10 @@ export class BaseRouter {
     this.version = options.version ?? '0.1.0';
     this.description = options.description;
     this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
-    this.maxObjectKeys = positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_MAX_OBJECT_KEYS);
+    this.jsonLimits = Object.freeze({
+      maxObjectKeys: positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_JSON_LIMITS.maxObjectKeys),
+      maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
+    });
     this.logger = options.logger ?? console;
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
@@ -231,7 +237,7 @@ export class BaseRouter {
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.maxObjectKeys);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.jsonLimits);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import { readBody, parseJson, DEFAULT_MAX_OBJECT_KEYS } from './pipeline/body';
+import { readBody, parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -54,8 +54,8 @@ export class Request {
   readonly bodyLimit: number;
   /** Limits of a multipart body (`AppOptions.uploads`). */
   readonly uploadLimits: Readonly<UploadLimits>;
-  /** Most keys one object of a JSON body may have (`AppOptions.maxObjectKeys`). */
-  readonly maxObjectKeys: number;
+  /** What one JSON body may hold (`AppOptions.maxObjectKeys`, `maxJsonContainers`). */
+  readonly jsonLimits: Readonly<JsonLimits>;
 
   constructor(
     raw: IncomingMessage,
@@ -64,7 +64,7 @@ export class Request {
     search: string,
     bodyLimit: number,
     uploadLimits: Readonly<UploadLimits> = DEFAULT_UPLOAD_LIMITS,
-    maxObjectKeys = DEFAULT_MAX_OBJECT_KEYS,
+    jsonLimits: Readonly<JsonLimits> = DEFAULT_JSON_LIMITS,
   ) {
     this.raw = raw;
     this.rawResponse = res;
@@ -77,7 +77,7 @@ export class Request {
     this[MATCHED] = undefined;
     this.bodyLimit = bodyLimit;
     this.uploadLimits = uploadLimits;
-    this.maxObjectKeys = maxObjectKeys;
+    this.jsonLimits = jsonLimits;
   }
 
   /** The request target as received: not decoded, query string included. */
@@ -104,14 +104,15 @@ export class Request {
 
   /**
    * The body parsed as JSON; `__proto__` and `constructor.prototype` keys are a 400, nesting deeper than 64
-   * levels a 400, an object with more than `maxObjectKeys` keys a 413, and so is an array of more than
+   * levels a 400, an object with more than `maxObjectKeys` keys a 413, so is a body with more than
+   * `maxJsonContainers` objects and arrays, and an array of more than
    * `maxItems` items when given.
    */
   async json(maxItems?: number): Promise<unknown> {
     // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
     const parsed = this.raw as IncomingMessage & { body?: unknown };
     if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
-    return parseJson(await this.body(), this.maxObjectKeys, maxItems);
+    return parseJson(await this.body(), this.jsonLimits, maxItems);
   }
 
   /**

@@ -36,7 +36,9 @@ export interface ListenOptions {
   /**
    * Time a started response may move no byte to the client (a client that stopped reading) before the socket is
    * destroyed, as nginx's `send_timeout`. A slow download that keeps reading is never cut, and neither is a
-   * handler that takes long to answer (the timer covers the sending only). 60 s by default; 0 turns it off.
+   * handler that takes long to answer (the timer covers the sending only). 30 s by default; 0 turns it off.
+   * Node's idle timer sees the first stall of a write that had moved at all one period late: a stalled client
+   * is cut between one and two periods after its last byte (30-60 s by default).
    */
   sendTimeout?: number;
   /**
@@ -49,7 +51,7 @@ export interface ListenOptions {
 }
 
 /** The defaults of the {@link ListenOptions} timeouts and connection cap, in milliseconds and connections. */
-export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 60_000, maxConnections: 1_000 });
+export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 30_000, maxConnections: 1_000 });
 
 /** Starts a Node HTTP server on `listener`; resolves once it accepts connections. */
 export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {

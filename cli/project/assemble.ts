@@ -50,6 +50,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     description: settings.app.description,
     bodyLimit: settings.server.body_limit,
     maxObjectKeys: settings.server.max_object_keys,
+    maxJsonContainers: settings.server.max_json_containers,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
   });

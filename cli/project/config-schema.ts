@@ -6,6 +6,7 @@ export interface ProjectSettings {
     port: number;
     body_limit: number;
     max_object_keys: number;
+    max_json_containers: number;
     headers_timeout: number;
     request_timeout: number;
     body_timeout: number;
@@ -72,6 +73,8 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     body_limit: { check: positive, default: 1024 * 1024 },
     /** Most keys in one object of a JSON body (413 above it): work on a body stays linear in its size. */
     max_object_keys: { check: positive, default: 1_000 },
+    /** Most objects and arrays in one JSON body (413 above it): parsing costs per value created. */
+    max_json_containers: { check: positive, default: 100_000 },
     /** Milliseconds to receive a request's headers (slowloris sockets are closed). */
     headers_timeout: { check: positive, default: 30_000 },
     /** Milliseconds to receive a whole request (408 after). */
@@ -81,7 +84,7 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     /** Milliseconds a request body may send nothing before a 408 (a stalled upload), as nginx's client_body_timeout. */
     body_timeout: { check: positive, default: 30_000 },
     /** Milliseconds a response may move no byte (a client that stopped reading) before the socket is destroyed. */
-    send_timeout: { check: positive, default: 60_000 },
+    send_timeout: { check: positive, default: 30_000 },
     /** Most open connections per process; further ones are closed as they arrive. */
     max_connections: { check: positive, default: 1_000 },
     /** One JSON line per request on stdout (`trellis run --no-access-log` turns it off for one run). */

@@ -117,13 +117,16 @@ describe('discovery', () => {
     assert.throws(() => loadProject(bad), (e: CliError) => /config\.yaml:2: server\.headers_timeout must be a positive whole number, got -1/.test(e.message));
   });
 
-  it('takes the key limit of JSON objects from config.yaml', async () => {
-    const dir = healthyWith({ 'config.yaml': 'server: { max_object_keys: 3 }\nmiddleware: [timing]\nadmin: { token: t }\n' });
+  it('takes the JSON limits (keys of an object, objects and arrays in all) from config.yaml', async () => {
+    const dir = healthyWith({ 'config.yaml': 'server: { max_object_keys: 3, max_json_containers: 3 }\nmiddleware: [timing]\nadmin: { token: t }\n' });
     const client = new TestClient(loadProject(dir).app);
-    assert.equal((await client.post('/tasks', { json: { title: 'x', a: 1, b: 2 } })).status, 201);
-    const res = await client.post('/tasks', { json: { title: 'x', a: 1, b: 2, c: 3 } });
-    assert.equal(res.status, 413);
-    assert.deepEqual(res.json(), { error: 'A JSON object of the body has more than 3 keys' });
+    assert.equal((await client.post('/tasks', { json: { title: 'x', a: 1, b: [[]] } })).status, 201);
+    const keys = await client.post('/tasks', { json: { title: 'x', a: 1, b: 2, c: 3 } });
+    assert.equal(keys.status, 413);
+    assert.deepEqual(keys.json(), { error: 'A JSON object of the body has more than 3 keys' });
+    const containers = await client.post('/tasks', { json: { title: 'x', a: [[[]]] } });
+    assert.equal(containers.status, 413);
+    assert.deepEqual(containers.json(), { error: 'The JSON body has more than 3 objects and arrays' });
   });
 
   it('gives the file and line of a syntax error, without a stack', () => {

@@ -30,9 +30,9 @@ function exchange(port: number, request: string): Promise<{ socket: Socket; text
 }
 
 describe('config.yaml server.body_timeout, send_timeout, max_connections', () => {
-  it("defaults to listen()'s 30 s, 60 s and 1,000 connections, and takes positive whole numbers", () => {
+  it("defaults to listen()'s 30 s, 30 s and 1,000 connections, and takes positive whole numbers", () => {
     const { server } = checkConfig(undefined, {}).settings;
-    assert.deepEqual([server.body_timeout, server.send_timeout, server.max_connections], [30_000, 60_000, 1_000]);
+    assert.deepEqual([server.body_timeout, server.send_timeout, server.max_connections], [30_000, 30_000, 1_000]);
     assert.deepEqual({ ...LISTEN_DEFAULTS }, { bodyTimeout: server.body_timeout, sendTimeout: server.send_timeout, maxConnections: server.max_connections });
     const given = checkConfig(undefined, { server: { body_timeout: 5_000, send_timeout: 10_000, max_connections: 50 } });
     assert.deepEqual(given.issues, []);
