@@ -23,7 +23,10 @@ function projectWithCrashes(): string {
       '    return { scheduled: true };\n  }\n\n' +
       "  @Get('/rejection') rejection() {\n" +
       "    const later = async () => { throw new Error('boom from a promise'); };\n" +
-      '    void later();\n    return { scheduled: true };\n  }\n}\n',
+      '    void later();\n    return { scheduled: true };\n  }\n\n' +
+      "  @Get('/slow') async slow() {\n" +
+      '    await new Promise((resolve) => setTimeout(resolve, 300));\n' +
+      '    return { slow: true };\n  }\n}\n',
   );
   return dir;
 }
@@ -61,6 +64,17 @@ describe('trellis run: an error outside any request', () => {
       await assert.rejects(fetch(`${url}/tasks`), 'nothing listens any more');
     });
   }
+
+  it('lets a request in flight when the error comes finish (up to 1 s), then exits 1', async () => {
+    const run = start(['.', '--port', '0'], projectWithCrashes());
+    const url = await run.url();
+    const slow = get(`${url}/crash/slow`, new Agent());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await get(`${url}/crash/timer`, new Agent()), 200);
+    assert.equal(await slow, 200);
+    assert.deepEqual(await run.exited, { code: 1, signal: null });
+    assert.deepEqual(accessLines(run.stdout).map((line) => `${line.path} ${line.status}`), ['/crash/timer 200', '/crash/slow 200']);
+  });
 });
 
 describe('trellis run --workers: workers that crash', () => {

@@ -33,6 +33,8 @@ export const BODY_SHAPES: BodyShape[] = [
   { name: 'many array items', path: '/products/batch', body: () => fill('[', () => '{}', ']') },
   { name: 'long string', path: '/tasks', body: () => `{"title":"${'a'.repeat(SIZE - 20)}"}` },
   { name: 'deep nesting (64)', path: '/tasks', body: () => fill('{"title":"a","n":[', () => DEEP, ']}') },
+  // The same, cut to just under the default maxJsonContainers (100,000): the most such a body may carry.
+  { name: 'deep nesting (64), 98,954 objects', path: '/tasks', body: () => `{"title":"a","n":[${Array(1_596).fill(DEEP).join(',')}]}` },
   { name: 'many numbers', path: '/tasks', body: () => fill('{"title":"a","n":[', (i) => String(1e15 + i * 7919), ']}') },
 ];
 
