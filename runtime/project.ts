@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { CliError } from '../cli-error';
-import { messages } from '../messages';
+import { ProjectError } from './project-error';
+import { messages } from './messages';
 import { CONFIG_FILE, readConfig, type LoadedConfig } from './config';
 import type { Problem } from './problem';
 
@@ -17,10 +17,10 @@ export interface Project {
 /** Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. */
 export function openProject(path: string): Project {
   const dir = resolve(path);
-  if (!existsSync(dir)) throw new CliError(messages.project.notFound(path));
-  if (!statSync(dir).isDirectory()) throw new CliError(messages.project.notADirectory(path));
+  if (!existsSync(dir)) throw new ProjectError(messages.project.notFound(path));
+  if (!statSync(dir).isDirectory()) throw new ProjectError(messages.project.notADirectory(path));
   if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
-    throw new CliError(messages.project.notAProject(path));
+    throw new ProjectError(messages.project.notAProject(path));
   }
   return { dir, display: path, config: readConfig(dir) };
 }
