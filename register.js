@@ -44,6 +44,7 @@ const ALIASES = new Map([
   ['trellis', './framework/index'],
   ['trellis/param', './framework/param'],
   ['trellis/testing', './framework/testing'],
+  ['trellis/runtime', './runtime/index'],
   ['trellis/package.json', './package.json'],
   ['class-validator', 'class-validator'],
   ['class-transformer', 'class-transformer'],

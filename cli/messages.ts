@@ -40,6 +40,18 @@ export const messages = {
       (streak > 1 ? ` (${streak} crashes in a row: waiting longer each time)` : ''),
     workerFailed: 'a worker stopped before it could serve; stopping',
   },
+  build: {
+    description: 'Compile the project at <path> into <path>/dist, served by `node dist/main.js` without TypeScript or the CLI.',
+    noTypeScript: 'trellis build needs TypeScript: install it in the project (npm install --save-dev typescript)',
+    moreErrors: (count: number) => `... and ${count} more error${count === 1 ? '' : 's'}`,
+    typeErrors: (count: number) => `the build failed: ${count} error${count === 1 ? '' : 's'}; nothing was written`,
+    assetOutside: (key: string, dir: string) =>
+      `config.yaml ${key} is ${dir}, outside the project: trellis build copies it into dist/; move it into the project or give an absolute path`,
+    built: (dist: string, routers: number, services: number, middleware: number, files: number) =>
+      `Built ${dist}/: ${routers} router${routers === 1 ? '' : 's'}, ${services} service${services === 1 ? '' : 's'}, ` +
+      `${middleware} middleware, ${files} compiled file${files === 1 ? '' : 's'}.`,
+    next: (main: string) => `Start it with \`node ${main}\` (it needs the project's dependencies: npm ci --omit=dev).`,
+  },
   create: {
     description: 'Create a project folder <name> with the sample API (a wizard asks what flags leave out).',
     ask: {

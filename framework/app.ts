@@ -12,7 +12,7 @@ import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/colle
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, mountDocs, type DocsOptions } from './docs';
-import type { OpenAPIDocument } from './openapi';
+import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
 import { JSONResponse } from './response';
@@ -46,6 +46,12 @@ export interface AppOptions {
    * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
    */
   uploads?: Partial<UploadLimits>;
+  /**
+   * The routers' doc comments, precomputed (see {@link DocCommentTable}): the docs then read them from this
+   * table only, instead of parsing the routers' source files with TypeScript. `trellis build` passes its
+   * manifest's table here, since a built app ships neither sources nor TypeScript.
+   */
+  docComments?: DocCommentTable;
 }
 
 /**
@@ -86,6 +92,7 @@ export class BaseRouter {
   /** What goes on the Express instance once it exists, in the order it was asked for. */
   readonly #expressMounts: Array<(express: Express) => void> = [];
   #templates: TemplateEngine | undefined;
+  readonly #docComments: DocCommentTable | undefined;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -100,6 +107,7 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docsPrefix = docsPrefix(options.docs);
+    this.#docComments = options.docComments;
   }
 
   /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
@@ -250,7 +258,7 @@ export class BaseRouter {
 
   /**
    * The OpenAPI 3.1 document of the included routes, built on first call (reading handler doc comments
-   * from their source files) and cached until another router is included.
+   * from their source files, or the `docComments` option) and cached until another router is included.
    *
    * @example
    * ```ts
@@ -262,7 +270,7 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes));
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
   }
 
   // Mounts are checked when asked for (a missing directory fails at startup) and applied to Express when it

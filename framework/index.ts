@@ -22,7 +22,7 @@ export { Injectable } from './decorators/injectable';
 export { BaseRouter } from './app';
 export type { AppOptions, RequestListener } from './app';
 export type { DocsOptions } from './docs';
-export type { OpenAPIDocument } from './openapi';
+export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './openapi';
 export { Middleware, ExpressMiddlewareAdapter } from './middleware';
 export type { CallNext, ExpressMiddleware, MiddlewareLike } from './middleware';
 export { Request } from './request';

@@ -52,6 +52,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     maxJsonContainers: settings.server.max_json_containers,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
+    docComments: discovery.docComments,
   });
   app.provide(new Config({ ...values, server }));
   app.provide(...discovery.services.map((service) => service.cls));

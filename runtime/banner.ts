@@ -20,7 +20,8 @@ export function bannerLines(project: Project, discovery: Discovery, url: string,
     messages.run.templates(shownPath(project, settings.templates.dir), existsSync(projectPath(project, settings.templates.dir))),
     messages.run.middleware(middleware),
     ...(workers > 1 ? [messages.run.workers(workers)] : []),
-    messages.run.doctorHint(project.display),
+    // A build is served without the CLI: no `trellis doctor` to suggest.
+    ...(project.built ? [] : [messages.run.doctorHint(project.display)]),
   ];
 }
 

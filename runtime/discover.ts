@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Middleware, type RouterBase } from '../framework/index';
+import { Middleware, type DocCommentTable, type RouterBase } from '../framework/index';
 import { isRouterClass } from '../framework/router';
 import type { Class } from '../framework/metadata';
 import { describeLoadError } from './load-error';
@@ -31,6 +31,8 @@ export interface Discovery {
   middleware: FoundMiddleware[];
   /** Files that threw while loading, in load order. */
   failures: Problem[];
+  /** The routers' doc comments, precomputed by `trellis build`; undefined when the docs read the source files. */
+  docComments?: DocCommentTable;
 }
 
 /**
@@ -79,7 +81,8 @@ export function discover(dir: string): Discovery {
   return { routers, models, services, middleware, failures };
 }
 
-function exportsOf(module: unknown): Record<string, unknown> {
+/** A module's exports by name; a module that is itself a function (`module.exports = class ...`) is `default`. */
+export function exportsOf(module: unknown): Record<string, unknown> {
   if (typeof module === 'function') return { default: module };
   return module !== null && typeof module === 'object' ? (module as Record<string, unknown>) : {};
 }

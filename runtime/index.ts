@@ -15,6 +15,10 @@
  * ```
  */
 export { serve } from './serve';
+export { runBuild } from './run-build';
+export { loadBuild } from './load-build';
+export { createManifest, readManifest, MANIFEST_FILE, MANIFEST_FORMAT } from './manifest';
+export type { BuildManifest, ManifestModule, ManifestMiddleware } from './manifest';
 export type { ServeOptions, ListeningMessage } from './serve';
 export type { StopMessage } from './shutdown';
 export { ProjectError } from './project-error';
@@ -29,6 +33,7 @@ export type { ProjectSettings } from './config-schema';
 export { formatProblem } from './problem';
 export type { Problem } from './problem';
 export { discover } from './discover';
+export { sourceFiles } from './source-files';
 export type { Discovery, Found, FoundMiddleware } from './discover';
 export { createApp, globalMiddleware, includeRouter } from './assemble';
 export type { AppOverrides } from './assemble';

@@ -20,11 +20,21 @@ export interface LoadedProject {
  */
 export function loadProject(path: string, overrides: AppOverrides = {}): LoadedProject {
   const project = openProject(path);
-  const stop = (problems: Problem[]) => {
-    if (problems.length) throw new ProjectError(formatProblem(project.display, problems[0]));
-  };
-  stop(configProblems(project));
-  const discovery = discover(project.dir);
+  stopAt(project, configProblems(project));
+  return assembleProject(project, discover(project.dir), overrides);
+}
+
+/** The first problem, as a `ProjectError`. */
+export function stopAt(project: Project, problems: Problem[]): void {
+  if (problems.length) throw new ProjectError(formatProblem(project.display, problems[0]));
+}
+
+/**
+ * The app of a project whose classes are found (from its source files, or from a build's manifest): global
+ * middleware, services, routers and assets, checked; the first problem stops it.
+ */
+export function assembleProject(project: Project, discovery: Discovery, overrides: AppOverrides = {}): LoadedProject {
+  const stop = (problems: Problem[]) => stopAt(project, problems);
   stop(discovery.failures);
   const middleware = globalMiddleware(project, discovery);
   stop(middleware.problems);

@@ -31,4 +31,13 @@ export const messages = {
       `${fromPromise ? 'a promise rejected with no handler' : 'an error was thrown outside any request'}; ` +
       'stopping, since the process state is unknown (the stack follows)',
   },
+  build: {
+    noManifest: (path: string) => `${path} is not a trellis build (no trellis.manifest.json); make one with \`trellis build\``,
+    badManifest: (file: string, reason: string) => `${file} cannot be read: ${reason}; rebuild with \`trellis build\``,
+    otherFormat: (file: string, version: string) =>
+      `${file} was written by trellis ${version}, which this version cannot serve; rebuild with \`trellis build\``,
+    unexpected: (message: string) => `unexpected error while starting: ${message}`,
+    missingExport: (file: string, name: string) =>
+      `${file} no longer exports ${name} as the manifest says; rebuild with \`trellis build\``,
+  },
 };

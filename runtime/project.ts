@@ -12,6 +12,8 @@ export interface Project {
   /** The path as given on the command line (`.`, `demo`), for messages. */
   display: string;
   config: LoadedConfig;
+  /** A build folder (`trellis build`'s output, served from its manifest) rather than a source project. */
+  built?: boolean;
 }
 
 /** Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. */

@@ -8,6 +8,7 @@ import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
 import { exitOnUncaughtError } from './crash';
 import { loadProject } from './load';
+import { loadBuild } from './load-build';
 import { RunLog } from './run-log';
 import { gracePeriod, stopOnSignals } from './shutdown';
 
@@ -20,6 +21,8 @@ export interface ServeOptions {
   workers?: number;
   /** One line per request on stdout; config.yaml's `server.access_log` (on by default) when not given. */
   accessLog?: boolean;
+  /** `path` is a build folder (`trellis build`'s output): served from its manifest, no source read. */
+  build?: boolean;
 }
 
 /** What a serving process tells its parent (the reload supervisor or the cluster primary), if it has one. */
@@ -31,14 +34,15 @@ export interface ListeningMessage {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `trellis run` in this process: loads the project, listens (flag > config.yaml > localhost:8000),
+ * `trellis run` in this process (and a build's `main.js`, with `build: true`): loads the project, listens (flag > config.yaml > localhost:8000),
  * prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM. When requests
  * in flight were cut off (the grace period ran out, or a second signal came), it fails: exit code 1.
  */
 export async function serve(path: string, options: ServeOptions = {}): Promise<void> {
   const graceMs = gracePeriod();
   const log = new RunLog();
-  const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
+  const load = options.build ? loadBuild : loadProject;
+  const { project, discovery, app } = load(path, { host: options.host, port: options.port, logger: log.appLogger });
   const host = options.host ?? project.config.settings.server.host;
   const port = options.port ?? project.config.settings.server.port;
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;

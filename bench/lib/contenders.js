@@ -23,16 +23,20 @@ function versionOf(name) {
  * @property {(port: number) => string[]} command argv of a server listening on 127.0.0.1:port
  * @property {Record<string, string>} [env]
  * @property {string} [note] a behaviour of the contender that shows in its numbers
+ * @property {boolean} [coldStartOnly] measured in the cold-start phase only
  */
 
 /**
  * Every contender: `id` (for --only), `label` (for the report), `command(port)` (argv; PORT is also in
  * the environment). `sampleDir` is the project made by `trellis create` for the `trellis run` contender,
  * or undefined when the CLI cannot make one (the contender is then left out, and the report says why).
+ * `builtDir` is a copy of it built by `trellis build`, served by `node dist/main.js` (cold start only).
  * @param {string} [sampleDir]
+ * @param {string} [builtDir]
  * @returns {Contender[]}
  */
-function contenders(sampleDir) {
+function contenders(sampleDir, builtDir) {
+  /** @type {Contender[]} */
   const list = [
     { id: 'raw', label: 'raw node:http', command: node(app('raw.js')) },
     { id: 'express', label: `Express ${versionOf('express')}`, command: node(app('express.js')) },
@@ -60,9 +64,19 @@ function contenders(sampleDir) {
     list.push({ id: 'trellis-run', label: 'trellis run (sample)', command: run });
     list.push({ id: 'trellis-run-quiet', label: 'trellis run --no-access-log', command: (port) => [...run(port), '--no-access-log'] });
   }
+  if (builtDir) {
+    list.push({
+      id: 'trellis-built',
+      label: 'node dist/main.js (sample, built)',
+      // PORT (set for every contender) and HOST reach the built app as they reach `trellis run`'s flags.
+      command: node(path.join(builtDir, 'dist', 'main.js')),
+      env: { HOST: '127.0.0.1' },
+      coldStartOnly: true,
+    });
+  }
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

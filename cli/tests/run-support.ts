@@ -33,7 +33,7 @@ export function runCli(args: string[], options: { cwd?: string; timeoutMs?: numb
   });
 }
 
-/** A `trellis run` process, read as it goes. */
+/** A `trellis run` process (or a build's `node dist/main.js`), read as it goes. */
 export class Running {
   stdout = '';
   stderr = '';
@@ -41,8 +41,9 @@ export class Running {
   readonly #child: ChildProcessWithoutNullStreams;
   #waiters: Array<() => void> = [];
 
-  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
-    this.#child = spawn(process.execPath, [BIN, 'run', ...args], { cwd, env: { ...process.env, ...env } });
+  /** `command`: what node runs before `args` (a build's `main.js` instead of the CLI's `run`). */
+  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}, command: string[] = [BIN, 'run']) {
+    this.#child = spawn(process.execPath, [...command, ...args], { cwd, env: { ...process.env, ...env } });
     this.#child.stdout.on('data', (chunk) => this.#append('stdout', chunk));
     this.#child.stderr.on('data', (chunk) => this.#append('stderr', chunk));
     this.exited = new Promise((resolve) => this.#child.on('close', (code, signal) => {
@@ -79,9 +80,9 @@ export class Running {
     }
   }
 
-  /** Waits for the banner's last line; returns the address it announced. */
-  async url(timeoutMs?: number): Promise<string> {
-    await this.waitFor(/for a more detailed analysis\.\n/, timeoutMs);
+  /** Waits for the banner's last line (`lastLine`: a build's banner has no doctor hint); returns the address it announced. */
+  async url(timeoutMs?: number, lastLine = /for a more detailed analysis\.\n/): Promise<string> {
+    await this.waitFor(lastLine, timeoutMs);
     return this.stdout.match(/Running app .+ on (http:\/\/\S+)/)![1];
   }
 

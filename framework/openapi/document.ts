@@ -1,5 +1,6 @@
 import type { RouteInfo } from '../routing/collect';
 import { DocComments } from './doc-comments';
+import type { DocCommentTable } from './doc-table';
 import { operationOf } from './operation';
 import { SchemaRegistry } from './schemas';
 import type { OpenAPIDocument } from './types';
@@ -12,11 +13,12 @@ export interface DocumentInfo {
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its routes: one operation per route, one tag per
- * router class (described by the class's JSDoc), and only the schemas those operations use.
+ * router class (described by the class's JSDoc), and only the schemas those operations use. The JSDoc is
+ * read from the routes' source files, or from `docComments` when given (a build's precomputed table).
  */
-export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[]): OpenAPIDocument {
+export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], docComments?: DocCommentTable): OpenAPIDocument {
   const registry = new SchemaRegistry();
-  const comments = new DocComments();
+  const comments = new DocComments(docComments);
   const tags = new Map<string, string | undefined>();
   const operationIds = new Set<string>();
   const paths: OpenAPIDocument['paths'] = {};

@@ -8,3 +8,4 @@ export type {
   ResponseObject,
   SchemaObject,
 } from './types';
+export type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';

@@ -121,4 +121,34 @@ describe('OpenAPI summaries and descriptions from JSDoc', () => {
     route.source = { file: '/nonexistent/gone.router.ts', line: 3 };
     assert.equal(app.openapi().paths['/gone'].get.summary, 'List All');
   });
+
+  it('reads a precomputed table (a build\'s) instead of the source files, keyed by the file the routes were declared in', () => {
+    class Built extends router('/built') {
+      /** In the source, not in the table. */
+      @Get() list() { return []; }
+      @Get('/{id}') one(@Header('X-Trace') trace: string) { return trace; }
+    }
+    const file = __filename;
+    const docComments = {
+      [file]: [
+        {
+          name: 'Built',
+          start: 1,
+          end: 1_000,
+          description: 'Built things.',
+          methods: { list: { summary: 'From the table.', description: 'Second line.' }, one: { deprecated: true, headerNames: { 'x-trace': 'X-Trace' } } },
+        },
+      ],
+    };
+    const app = new BaseRouter({ docComments }).includeRouter(new Built());
+    const { paths, tags } = app.openapi();
+    assert.equal(paths['/built'].get.summary, 'From the table.');
+    assert.equal(paths['/built'].get.description, 'Second line.');
+    assert.equal(paths['/built/{id}'].get.deprecated, true);
+    assert.deepEqual(paths['/built/{id}'].get.parameters!.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name), ['X-Trace']);
+    assert.deepEqual(tags, [{ name: 'Built', description: 'Built things.' }]);
+    // A file the table does not list has no comments: the source is not parsed.
+    const other = new BaseRouter({ docComments: {} }).includeRouter(new Built());
+    assert.equal(other.openapi().paths['/built'].get.summary, 'List');
+  });
 });

@@ -71,6 +71,8 @@ function evaluateTargets(results) {
 
   const cold = ratio(results.coldStart?.['trellis-run']?.median, results.coldStart?.express?.median);
   rows.push(row('cold start `trellis run` (sample) / bare Express 5', '<= 2.0', cold, (v) => v <= 2));
+  const coldBuilt = ratio(results.coldStart?.['trellis-built']?.median, results.coldStart?.express?.median);
+  rows.push(row('cold start `node dist/main.js` (sample, built) / bare Express 5', '<= 1.2', coldBuilt, (v) => v <= 1.2));
 
   const growth = ['trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet'].map((id) => results.memory?.[id]?.trendMB).filter(Number.isFinite);
   const worst = growth.length ? Math.max(...growth) : NaN;

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { version } from '../../package.json';
+import { createManifest, discover, formatProblem, MANIFEST_FILE, openProject, sourceFiles } from '../../runtime';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+import { copyAssets } from './assets';
+import { compileProject, SHOWN_ERRORS } from './compile';
+import { buildDocComments } from './doc-comments';
+import { MAIN_JS, PACKAGE_JSON } from './main-js';
+import { loadTypeScript } from './typescript';
+
+/** The build folder's name inside the project. */
+export const OUT_DIR = 'dist';
+/** The folders whose files `trellis run` loads, in its order: the roots of the compilation. */
+const FOLDERS = ['services', 'middleware', 'routers'];
+
+export interface BuildOutput {
+  /** Where a line goes: `out` for the summary, `err` for each error. */
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/**
+ * `trellis build [path]`: type-checks and compiles the project into `<path>/dist` (cleared first), copies
+ * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, services
+ * and middleware, and writes `trellis.manifest.json` (those, and the routers' doc comments) and `main.js`.
+ * A type error, or a file that throws while loading, fails it with `file:line` lines.
+ */
+export function buildProject(path: string, output: BuildOutput): void {
+  const project = openProject(path);
+  const outDir = join(project.dir, OUT_DIR);
+  const shownOut = join(project.display, OUT_DIR);
+  const ts = loadTypeScript(project.dir);
+  const roots = FOLDERS.flatMap((folder) => sourceFiles(project.dir, folder));
+  const moduleScope = isModuleScope(project.dir);
+  const clear = () => rmSync(outDir, { recursive: true, force: true });
+  const compiled = compileProject(ts, project.dir, roots, outDir, project.display, !moduleScope, clear);
+  if (!compiled.ok) {
+    for (const line of compiled.errors) output.err(line);
+    if (compiled.count > SHOWN_ERRORS) output.err(messages.build.moreErrors(compiled.count - SHOWN_ERRORS));
+    throw new CliError(messages.build.typeErrors(compiled.count));
+  }
+  copyAssets(project, outDir);
+  if (moduleScope) writeFileSync(join(outDir, 'package.json'), PACKAGE_JSON);
+
+  const discovery = discover(outDir);
+  if (discovery.failures.length) throw new CliError(formatProblem(shownOut, discovery.failures[0]));
+  const docComments = buildDocComments(project.dir, outDir, compiled.files);
+  const manifest = createManifest(outDir, discovery, { trellis: version, docComments });
+  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(outDir, 'main.js'), MAIN_JS);
+
+  const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
+  output.out(messages.build.built(shownOut, discovery.routers.length, discovery.services.length, middleware, compiled.files.length));
+  output.out(messages.build.next(join(shownOut, 'main.js')));
+}
+
+function isModuleScope(dir: string): boolean {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return false;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type === 'module';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createProject, projectDefaults, resolveExamples } from '../../generators';
+import { http, ROOT, runCli, Running } from './run-support';
+
+const TOKEN = 'build-test-token';
+// PORT for a trellis that reads it; config.yaml's port is set to 0 as well.
+const ENV = { ADMIN_TOKEN: TOKEN, PORT: '0', TRELLIS_SHUTDOWN_GRACE_MS: '2000' };
+const BUILT_BANNER_END = /  Middleware: .+\n/;
+
+let work: string;
+let app: string;
+const running: Running[] = [];
+
+/** trellis compiled as its package ships it (dist/ and package.json), its dependencies linked from this checkout. */
+function stageTrellis(dir: string): void {
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist'), '--sourceMap', 'false'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+}
+
+/** A `node_modules` for the project: trellis (staged) and the libraries the sample imports. */
+function linkDependencies(project: string, trellis: string): void {
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(trellis, join(project, 'node_modules', 'trellis'));
+  for (const name of ['class-validator', 'class-transformer', 'reflect-metadata', '@types']) {
+    symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name));
+  }
+}
+
+function start(args: string[], cwd: string, command?: string[]): Running {
+  const run = new Running(args, cwd, ENV, command);
+  running.push(run);
+  return run;
+}
+
+async function stop(run: Running): Promise<void> {
+  run.kill('SIGTERM');
+  assert.deepEqual(await run.exited, { code: 0, signal: null }, run.stderr);
+}
+
+/** Status, content type and body of each request, in order (each process gets the same sequence). */
+async function answers(url: string): Promise<string[]> {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const json = { 'content-type': 'application/json' };
+  const requests: Array<[string, RequestInit?]> = [
+    ['/tasks'],
+    ['/tasks/1'],
+    ['/tasks/999'],
+    ['/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title: 'Ship the build' }) }],
+    ['/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title: 42 }) }],
+    ['/tasks/3'],
+    ['/products?page=1&per_page=2'],
+    ['/products/search?q=a'],
+    ['/users/me'],
+    ['/users/1/posts'],
+    ['/admin/stats'],
+    ['/admin/stats', { headers: auth }],
+    ['/'],
+    ['/home', { redirect: 'manual' }],
+    ['/static/style.css'],
+    ['/favicon.ico'],
+    ['/nowhere'],
+    ['/docs/openapi.json'],
+  ];
+  const lines: string[] = [];
+  for (const [path, init] of requests) {
+    const { status, headers, text } = await http(`${url}${path}`, init);
+    const type = headers.get('content-type') ?? '';
+    lines.push(`${init?.method ?? 'GET'} ${path} -> ${status} ${type} ${type.startsWith('image/') ? `${text.length} chars` : text}`);
+  }
+  return lines;
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'trellis-build-test-'));
+  stageTrellis(join(work, 'trellis'));
+  const examples = resolveExamples(projectDefaults('app').examples);
+  ({ root: app } = await createProject({
+    cwd: work,
+    name: 'app',
+    title: 'Build Test API',
+    description: 'Built by the test.',
+    port: 8000,
+    examples,
+    adminToken: TOKEN,
+  }));
+  const config = join(app, 'config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/\bport: \d+/, 'port: 0'));
+  linkDependencies(app, join(work, 'trellis'));
+});
+
+after(async () => {
+  await Promise.all(running.map((run) => run.stop()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('trellis build', () => {
+  it('compiles the project into dist/ with its config, assets, manifest and main.js', async () => {
+    const result = await runCli(['build', 'app'], { cwd: work, timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Built app\/dist\/: 7 routers, 3 services, 2 middleware, 12 compiled files\.\n/);
+    const dist = join(app, 'dist');
+    for (const file of ['main.js', 'trellis.manifest.json', 'config.yaml', 'favicon.ico', 'static/style.css', 'templates/index.html', 'routers/tasks.js']) {
+      assert.ok(existsSync(join(dist, file)), file);
+    }
+    const files = readdirSync(dist, { recursive: true }).map(String);
+    assert.deepEqual(files.filter((file) => file.endsWith('.ts')), []);
+    const manifest = JSON.parse(readFileSync(join(dist, 'trellis.manifest.json'), 'utf8'));
+    assert.deepEqual(manifest.routers.find((m: { file: string }) => m.file === 'routers/tasks.js'), { file: 'routers/tasks.js', classes: ['TaskRouter'] });
+    assert.deepEqual(manifest.middleware.map((m: { name: string; main: string }) => [m.name, m.main]), [['require_token', 'RequireToken'], ['timing', 'Timing']]);
+    const taskRouter = manifest.docComments['routers/tasks.js'].find((c: { name: string }) => c.name === 'TaskRouter');
+    assert.equal(taskRouter.methods.list.summary, 'Lists every task, oldest first.');
+  });
+
+  it('serves from node dist/main.js what trellis run serves, docs included, without TypeScript, sources or the CLI', async () => {
+    const probe = join(work, 'probe.js');
+    const loaded = join(work, 'loaded.json');
+    writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const dev = start(['app'], work);
+    const built = start([], app, ['--require', probe, join('dist', 'main.js')]);
+    const [devUrl, builtUrl] = await Promise.all([dev.url(), built.url(undefined, BUILT_BANNER_END)]);
+    const [expected, actual] = await Promise.all([answers(devUrl), answers(builtUrl)]);
+    assert.deepEqual(actual, expected);
+    assert.match(actual.at(-1)!, /"summary":"Lists every task, oldest first\."/);
+    assert.match(built.stdout, /^trellis \S+\nRunning app dist on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);
+    assert.doesNotMatch(built.stdout, /trellis doctor/);
+    assert.match(built.stdout, /"method":"GET","path":"\/tasks","status":200/);
+    await Promise.all([stop(dev), stop(built)]);
+
+    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    assert.ok(modules.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))), 'the probe saw the app');
+    const cli = join(work, 'trellis', 'dist', 'cli');
+    assert.deepEqual(modules.filter((file) => file.endsWith('.ts') || /[/\\](typescript|@swc)[/\\]/.test(file) || file.startsWith(cli) || file.startsWith(join(ROOT, 'cli'))), []);
+  });
+
+  it('keeps serving after the project folder moves, docs included', async () => {
+    const moved = join(work, 'moved');
+    mkdirSync(moved);
+    renameSync(app, join(moved, 'app'));
+    app = join(moved, 'app');
+    const built = start([], app, [join('dist', 'main.js')]);
+    const url = await built.url(undefined, BUILT_BANNER_END);
+    assert.equal((await http(`${url}/tasks/1`)).status, 200);
+    assert.match((await http(`${url}/docs/openapi.json`)).text, /"summary":"Returns one task; 404 when no task has this id\."/);
+    await stop(built);
+  });
+
+  it('fails on a type error with file:line:col, and leaves the previous build in place', async () => {
+    writeFileSync(join(app, 'routers', 'broken.ts'), "import { Get, router } from 'trellis';\n\nexport class Broken extends router('/b') {\n  @Get() list(): string {\n    return 42;\n  }\n}\n");
+    try {
+      const result = await runCli(['build', '.'], { cwd: app, timeoutMs: 60_000 });
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        "routers/broken.ts:5:5: Type 'number' is not assignable to type 'string'.\ntrellis: the build failed: 1 error; nothing was written\n",
+      );
+      assert.ok(existsSync(join(app, 'dist', 'main.js')));
+    } finally {
+      rmSync(join(app, 'routers', 'broken.ts'));
+    }
+  });
+
+  it('fails to start with one line: a folder that is not a build, a build without trellis installed', () => {
+    const notBuilt = join(work, 'not-built');
+    mkdirSync(notBuilt);
+    cpSync(join(app, 'dist', 'main.js'), join(notBuilt, 'main.js'));
+    mkdirSync(join(notBuilt, 'node_modules'));
+    symlinkSync(join(work, 'trellis'), join(notBuilt, 'node_modules', 'trellis'));
+    const missing = spawnSync(process.execPath, [join(notBuilt, 'main.js')], { cwd: work, encoding: 'utf8' });
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, "trellis: not-built is not a trellis build (no trellis.manifest.json); make one with `trellis build`\n");
+
+    const bare = mkdtempSync(join(tmpdir(), 'trellis-bare-'));
+    try {
+      cpSync(join(app, 'dist'), join(bare, 'dist'), { recursive: true });
+      const alone = spawnSync(process.execPath, [join(bare, 'dist', 'main.js')], { cwd: bare, encoding: 'utf8' });
+      assert.equal(alone.status, 1);
+      assert.equal(alone.stderr.trim().split('\n').length, 1, alone.stderr);
+      assert.match(alone.stderr, /^trellis: cannot find the trellis package from .*: install the project's dependencies \(npm ci --omit=dev\)\n$/);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});

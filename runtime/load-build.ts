@@ -1,0 +1,91 @@
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { Middleware, type DocCommentTable, type RouterBase } from '../framework/index';
+import type { Class } from '../framework/metadata';
+import { isRouterClass } from '../framework/router';
+import type { AppOverrides } from './assemble';
+import { readConfig } from './config';
+import { exportsOf, type Discovery, type Found, type FoundMiddleware } from './discover';
+import { assembleProject, stopAt, type LoadedProject } from './load';
+import { describeLoadError } from './load-error';
+import { readManifest, type BuildManifest, type ManifestModule } from './manifest';
+import { messages } from './messages';
+import type { Problem } from './problem';
+import { configProblems, type Project } from './project';
+
+/**
+ * Loads a build folder (what `trellis build` wrote: compiled files, `config.yaml`, assets and
+ * `trellis.manifest.json`) the way `trellis run` loads a project, but from the manifest: the files it lists
+ * are required in its order and the classes it names are taken, without scanning folders, compiling or
+ * reading a source file. The first problem stops it: a `ProjectError` with `file:line: message`.
+ *
+ * @example
+ * ```ts
+ * const { app } = loadBuild(join(__dirname));
+ * await app.listen({ port: 8000 });
+ * ```
+ */
+export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedProject {
+  const dir = resolve(path);
+  const project: Project = { dir, display: shown(dir), config: readConfig(dir), built: true };
+  const manifest = readManifest(dir, project.display);
+  stopAt(project, configProblems(project));
+  return assembleProject(project, discoveryOf(dir, manifest), overrides);
+}
+
+/** The discovery the manifest records, its classes taken from the compiled modules. */
+function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
+  const failures: Problem[] = [];
+  const load = (entry: ManifestModule): Record<string, unknown> | undefined => {
+    try {
+      return exportsOf(require(join(dir, entry.file)));
+    } catch (error) {
+      failures.push(describeLoadError(error, entry.file, dir));
+      return undefined;
+    }
+  };
+  const take = <T>(entry: ManifestModule, exports: Record<string, unknown>, name: string, is: (value: unknown) => boolean): Class<T> | undefined => {
+    const value = exports[name];
+    if (is(value)) return value as Class<T>;
+    failures.push({ file: entry.file, line: 1, message: messages.build.missingExport(entry.file, name) });
+    return undefined;
+  };
+  const isClass = (value: unknown) => typeof value === 'function';
+  const isMiddleware = (value: unknown) => typeof value === 'function' && value.prototype instanceof Middleware;
+
+  const services: Found[] = [];
+  for (const entry of manifest.services) {
+    const exports = load(entry);
+    for (const name of exports ? entry.classes : []) {
+      const cls = take(entry, exports!, name, isClass);
+      if (cls) services.push({ cls, file: entry.file });
+    }
+  }
+  const middleware: FoundMiddleware[] = [];
+  for (const entry of manifest.middleware) {
+    const exports = load(entry);
+    if (!exports) continue;
+    const classes = entry.classes.map((name) => take<Middleware>(entry, exports, name, isMiddleware)).filter((cls) => cls !== undefined);
+    const main = entry.main === null ? undefined : take<Middleware>(entry, exports, entry.main, isMiddleware);
+    middleware.push({ name: entry.name, file: entry.file, classes, main });
+  }
+  const routers: Array<Found<RouterBase>> = [];
+  for (const entry of manifest.routers) {
+    const exports = load(entry);
+    for (const name of exports ? entry.classes : []) {
+      const cls = take<RouterBase>(entry, exports!, name, isRouterClass);
+      if (cls) routers.push({ cls, file: entry.file });
+    }
+  }
+  return { routers, models: [], services, middleware, failures, docComments: docTable(dir, manifest.docComments) };
+}
+
+// The manifest lists files relative to the build; routes name the absolute path they were declared in.
+function docTable(dir: string, byFile: BuildManifest['docComments']): DocCommentTable {
+  return Object.fromEntries(Object.entries(byFile ?? {}).map(([file, classes]) => [join(dir, file), classes]));
+}
+
+/** The build folder as the user reaches it from the current folder (`dist`), or its absolute path. */
+function shown(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
+}

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClassDocs } from '../framework/index';
+import { CONFIG_FILE } from './config';
+import { exportsOf, type Discovery, type Found } from './discover';
+import { messages } from './messages';
+import { ProjectError } from './project-error';
+import { sourceFiles } from './source-files';
+
+/** The manifest's name in a build folder. */
+export const MANIFEST_FILE = 'trellis.manifest.json';
+/** The manifest format this runtime reads; a build of another format is refused (rebuild it). */
+export const MANIFEST_FORMAT = 1;
+
+/** A compiled file of `services/`, `middleware/` or `routers/`, and the classes `run` takes from it. */
+export interface ManifestModule {
+  /** Relative to the build folder, with `/` (`routers/tasks.js`). */
+  file: string;
+  /** The export names of the classes found in it (`default` for a default export), in discovery order. */
+  classes: string[];
+}
+
+/** A middleware file: its name for `config.yaml`, and the export `config.yaml` means by it. */
+export interface ManifestMiddleware extends ManifestModule {
+  /** `timing` for `middleware/timing.js`. */
+  name: string;
+  /** The default export, else the only middleware class; null when ambiguous (config.yaml may not name it). */
+  main: string | null;
+}
+
+/**
+ * What `trellis build` found in a project, written next to the compiled files as `trellis.manifest.json`:
+ * the files to load, in `trellis run`'s order (services, middleware, routers; every file, so one loaded only
+ * for its side effects still is), the classes to take from each, and the routers' doc comments.
+ */
+export interface BuildManifest {
+  format: typeof MANIFEST_FORMAT;
+  /** The trellis version that made the build. */
+  trellis: string;
+  /** `config.yaml` when the project has one (copied into the build), else null: defaults apply. */
+  config: string | null;
+  services: ManifestModule[];
+  middleware: ManifestMiddleware[];
+  routers: ManifestModule[];
+  /** The doc comments of the classes of each compiled file that declares classes, by file relative to the build. */
+  docComments: Record<string, ClassDocs[]>;
+}
+
+/**
+ * The manifest of a build folder whose compiled files `discovery` found (by `discover(dir)`): the export
+ * name of each class is looked up in its module, already loaded by the discovery.
+ *
+ * @example
+ * ```ts
+ * const discovery = discover(distDir);
+ * const manifest = createManifest(distDir, discovery, { trellis: '0.1.0', docComments: {} });
+ * writeFileSync(join(distDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
+ * ```
+ */
+export function createManifest(dir: string, discovery: Discovery, meta: Pick<BuildManifest, 'trellis' | 'docComments'>): BuildManifest {
+  const nameOf = (found: Found) => exportName(dir, found);
+  const modules = (folder: string, found: Found[]): ManifestModule[] =>
+    sourceFiles(dir, folder).map((file) => ({ file, classes: found.filter((f) => f.file === file).map(nameOf) }));
+  const middleware = sourceFiles(dir, 'middleware').flatMap((file): ManifestMiddleware[] => {
+    const entry = discovery.middleware.find((m) => m.file === file);
+    if (!entry) return [];
+    const named = (cls: Found['cls']) => nameOf({ cls, file });
+    return [{ file, name: entry.name, classes: entry.classes.map(named), main: entry.main ? named(entry.main) : null }];
+  });
+  return {
+    format: MANIFEST_FORMAT,
+    trellis: meta.trellis,
+    config: existsSync(join(dir, CONFIG_FILE)) ? CONFIG_FILE : null,
+    services: modules('services', discovery.services),
+    middleware,
+    routers: modules('routers', discovery.routers),
+    docComments: meta.docComments,
+  };
+}
+
+function exportName(dir: string, found: Found): string {
+  const exports = exportsOf(require(join(dir, found.file)));
+  const name = Object.keys(exports).find((key) => exports[key] === found.cls);
+  if (name === undefined) throw new Error(`${found.file}: ${found.cls.name} is not exported`);
+  return name;
+}
+
+/**
+ * Reads `<dir>/trellis.manifest.json`; a folder without one, or with one this runtime cannot read, is a
+ * `ProjectError` saying what to do.
+ *
+ * @example
+ * ```ts
+ * const manifest = readManifest(__dirname);
+ * manifest.routers.map((m) => m.file); // ['routers/tasks.js', ...]
+ * ```
+ */
+export function readManifest(dir: string, display: string): BuildManifest {
+  const file = join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) throw new ProjectError(messages.build.noManifest(display));
+  let manifest: Partial<BuildManifest>;
+  try {
+    manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<BuildManifest>;
+  } catch (error) {
+    throw new ProjectError(messages.build.badManifest(join(display, MANIFEST_FILE), error instanceof Error ? error.message : String(error)));
+  }
+  if (manifest?.format !== MANIFEST_FORMAT) {
+    throw new ProjectError(messages.build.otherFormat(join(display, MANIFEST_FILE), String(manifest?.trellis ?? 'another version')));
+  }
+  return manifest as BuildManifest;
+}
