@@ -7,6 +7,7 @@ interface Manifest {
   engines?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 }
 
 /** trellis's own package.json, read at run time (the source of every version a generated project lists). */
@@ -50,9 +51,10 @@ export function projectDevDependencies(): Record<string, string> {
   ]);
 }
 
-/** The version range trellis itself installs `name` at (its dependencies, else its devDependencies). */
+/** The version trellis itself installs `name` at: from its dependencies, devDependencies or peerDependencies. */
 function trellisRange(name: string): string {
-  const range = trellisManifest.dependencies?.[name] ?? trellisManifest.devDependencies?.[name];
+  const { dependencies, devDependencies, peerDependencies } = trellisManifest;
+  const range = dependencies?.[name] ?? devDependencies?.[name] ?? peerDependencies?.[name];
   if (!range) throw new Error(`trellis's package.json lists no ${name}, which generated projects need`);
   return range;
 }
