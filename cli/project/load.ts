@@ -5,6 +5,7 @@ import { createApp, globalMiddleware, includeRouter, type AppOverrides } from '.
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
 import { discover, type Discovery } from './discover';
+import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
 
@@ -12,6 +13,8 @@ export interface LoadedProject {
   project: Project;
   discovery: Discovery;
   app: BaseRouter;
+  /** Where to listen: `--host`/`--port` > `HOST`/`PORT` in the environment > config.yaml > localhost:8000. */
+  address: { host: string; port: number };
 }
 
 /**
@@ -24,11 +27,17 @@ export function loadProject(path: string, overrides: AppOverrides = {}): LoadedP
     if (problems.length) throw new CliError(formatProblem(project.display, problems[0]));
   };
   stop(configProblems(project));
+  const fromEnvironment = addressFromEnvironment();
+  const { server } = project.config.settings;
+  const address = {
+    host: overrides.host ?? fromEnvironment.host ?? server.host,
+    port: overrides.port ?? fromEnvironment.port ?? server.port,
+  };
   const discovery = discover(project.dir);
   stop(discovery.failures);
   const middleware = globalMiddleware(project, discovery);
   stop(middleware.problems);
-  const app = createApp(project, discovery, middleware.classes, overrides);
+  const app = createApp(project, discovery, middleware.classes, { ...overrides, ...address });
   for (const router of discovery.routers) {
     const problem = includeRouter(app, router, project);
     if (problem) stop([problem]);
@@ -41,5 +50,5 @@ export function loadProject(path: string, overrides: AppOverrides = {}): LoadedP
     if (located) stop([located]);
     throw new CliError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
   }
-  return { project, discovery, app };
+  return { project, discovery, app, address };
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { CONFIG_FILE, readConfig, type LoadedConfig } from './config';
+import { loadDotEnv } from './environment';
 import type { Problem } from './problem';
 
 /** A project folder as the user named it, with its config read (issues included, not thrown). */
@@ -14,14 +15,18 @@ export interface Project {
   config: LoadedConfig;
 }
 
-/** Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. */
-export function openProject(path: string): Project {
+/**
+ * Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. In development
+ * (the default) the project's `.env` is loaded first; `dotenv: false` leaves the environment as it is.
+ */
+export function openProject(path: string, { dotenv = true }: { dotenv?: boolean } = {}): Project {
   const dir = resolve(path);
   if (!existsSync(dir)) throw new CliError(messages.project.notFound(path));
   if (!statSync(dir).isDirectory()) throw new CliError(messages.project.notADirectory(path));
   if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
     throw new CliError(messages.project.notAProject(path));
   }
+  if (dotenv) loadDotEnv(dir);
   return { dir, display: path, config: readConfig(dir) };
 }
 

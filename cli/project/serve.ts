@@ -38,9 +38,8 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 export async function serve(path: string, options: ServeOptions = {}): Promise<void> {
   const graceMs = gracePeriod();
   const log = new RunLog();
-  const { project, discovery, app } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
-  const host = options.host ?? project.config.settings.server.host;
-  const port = options.port ?? project.config.settings.server.port;
+  const { project, discovery, app, address } = loadProject(path, { host: options.host, port: options.port, logger: log.appLogger });
+  const { host, port } = address;
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
   const server = await listenOrExplain(listener, host, port, project.config.settings.server);

@@ -4,6 +4,7 @@ import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { formatProblem } from './problem';
 import { RestartBackoff } from './restart-backoff';
+import { addressFromEnvironment } from './environment';
 import { configProblems, openProject } from './project';
 import { serve, type ListeningMessage, type ServeOptions } from './serve';
 import type { StopMessage } from './shutdown';
@@ -41,8 +42,9 @@ async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'p
   const project = openProject(path);
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
-  const port = options.port ?? project.config.settings.server.port;
-  return port === 0 ? freePort(options.host ?? project.config.settings.server.host) : port;
+  const fromEnvironment = addressFromEnvironment();
+  const port = options.port ?? fromEnvironment.port ?? project.config.settings.server.port;
+  return port === 0 ? freePort(options.host ?? fromEnvironment.host ?? project.config.settings.server.host) : port;
 }
 
 function freePort(host: string): Promise<number> {
