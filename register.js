@@ -4,7 +4,7 @@
 // sets the folder, `TRELLIS_CACHE=off` turns the cache off).
 //
 // Source maps only where a user reads the lines: project code (load errors, stack traces and route
-// locations then give TypeScript lines), tests and tools. trellis's own framework/, cli/ and generators/
+// locations then give TypeScript lines), tests and tools. trellis's own framework/, runtime/, cli/ and generators/
 // go without (Node parses every map of every module loaded once maps are on, libraries' too), unless Node
 // runs with --enable-source-maps. Maps are turned on when the first mapped file loads.
 //
@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { compileTypeScript } = require('./cli/loader/typescript');
 
-const OWN = ['framework', 'cli', 'generators'].map((dir) => path.join(__dirname, dir) + path.sep);
+const OWN = ['framework', 'runtime', 'cli', 'generators'].map((dir) => path.join(__dirname, dir) + path.sep);
 const TESTS = `${path.sep}tests${path.sep}`;
 const mapAll = process.sourceMapsEnabled === true;
 let mapsOn = mapAll;

@@ -27,11 +27,20 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`trellis: ${error.message.replace(/^error: /, '')}\n`);
       return error.exitCode || 1;
     }
-    if (error instanceof CliError) {
-      process.stderr.write(`trellis: ${error.message}\n`);
-      return error.exitCode;
+    const failure = error instanceof CliError ? error : await projectError(error);
+    if (failure) {
+      process.stderr.write(`trellis: ${failure.message}\n`);
+      return failure.exitCode;
     }
     process.stderr.write(`trellis: ${messages.unexpected(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
+}
+
+// A ProjectError exists only once the runtime is loaded (by run, doctor or test): importing it here then costs
+// nothing, and `trellis --help` or `create` never load it.
+async function projectError(error: unknown): Promise<{ message: string; exitCode: number } | undefined> {
+  if (!(error instanceof Error) || error.name !== 'ProjectError') return undefined;
+  const { ProjectError } = await import('../runtime');
+  return error instanceof ProjectError ? error : undefined;
 }

@@ -7,7 +7,7 @@ const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
-const folders = ['framework/tests', 'generators/tests', 'cli/tests', 'e2e'];
+const folders = ['framework/tests', 'runtime/tests', 'generators/tests', 'cli/tests', 'e2e'];
 const filters = process.argv.slice(2);
 const files = folders
   .filter((folder) => existsSync(join(root, folder)))

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { hostCheck, portCheck } from '../project/config-schema';
 
 interface RunFlags {
   host?: string;
@@ -25,23 +24,27 @@ export function registerRun(program: Command): void {
     .option('--access-log', 'log one JSON line per request on stdout (default: config.yaml server.access_log, else on)')
     .option('--no-access-log', 'no line per request (errors are still logged)')
     .action(async (path: string, flags: RunFlags) => {
-      const host = flags.host === undefined ? undefined : parseHost(flags.host);
-      const port = flags.port === undefined ? undefined : parsePort(flags.port);
+      // The runtime loads the framework: imported when the command runs, not when the CLI declares it.
+      const runtime = await import('../../runtime');
+      const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);
+      const port = flags.port === undefined ? undefined : parsePort(runtime, flags.port);
       const workers = parseWorkers(flags.workers ?? '1');
       const { accessLog } = flags;
       if (flags.reload) return (await import('../project/reload')).superviseReload(path, { host, port, workers, accessLog });
       if (workers > 1) return (await import('../project/workers')).runWorkers(path, workers, { host, port, accessLog });
-      return (await import('../project/serve')).serve(path, { host, port, accessLog });
+      return runtime.serve(path, { host, port, accessLog });
     });
 }
 
-function parsePort(text: string): number {
+type Runtime = typeof import('../../runtime');
+
+function parsePort({ portCheck }: Runtime, text: string): number {
   const port = /^\d+$/.test(text) ? Number(text) : NaN;
   if (portCheck(port)) throw new CliError(messages.run.badPort(text));
   return port;
 }
 
-function parseHost(text: string): string {
+function parseHost({ hostCheck }: Runtime, text: string): string {
   if (hostCheck(text)) throw new CliError(messages.run.badHost(text));
   return text;
 }

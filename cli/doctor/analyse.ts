@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import type { BaseRouter, Middleware, RouteInfo } from '../../framework/index';
 import type { Class } from '../../framework/metadata';
-import { createApp, globalMiddleware } from '../project/assemble';
-import { mountAssets } from '../project/assets';
-import { CONFIG_FILE } from '../project/config';
-import { configValueProblem } from '../project/config-value';
-import { discover, type Discovery } from '../project/discover';
-import { configProblems, openProject, type Project } from '../project/project';
-import { classLine } from '../project/source-lines';
+import { classLine, CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';

@@ -1,4 +1,4 @@
-import type { Problem } from '../project/problem';
+import type { Problem } from '../../runtime';
 
 export type Severity = 'error' | 'warning';
 

@@ -1,10 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { RouteInfo } from '../../framework/index';
 import type { RouterBase } from '../../framework/router';
-import { createApp, includeRouter } from '../project/assemble';
-import type { Discovery, Found } from '../project/discover';
-import type { Project } from '../project/project';
-import { classLine, methodLine } from '../project/source-lines';
+import { classLine, createApp, includeRouter, methodLine, type Discovery, type Found, type Project } from '../../runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */

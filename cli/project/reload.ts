@@ -2,10 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { messages } from '../messages';
-import { DOTENV_FILE } from './environment';
-import { openProject } from './project';
-import type { ListeningMessage } from './serve';
-import type { StopMessage } from './shutdown';
+import { DOTENV_FILE, openProject, type ListeningMessage, type StopMessage } from '../../runtime';
 
 export interface ReloadOptions {
   host?: string;

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { openProject } from './project';
+import { openProject } from '../../runtime';
 
 const REGISTER = join(__dirname, '..', '..', 'register.js');
 const TEST_FILE = /\.test\.(ts|js)$/;

@@ -2,12 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { formatProblem } from './problem';
+import { addressFromEnvironment, configProblems, formatProblem, openProject, ProjectError, serve, type ListeningMessage, type ServeOptions, type StopMessage } from '../../runtime';
 import { RestartBackoff } from './restart-backoff';
-import { addressFromEnvironment } from './environment';
-import { configProblems, openProject } from './project';
-import { serve, type ListeningMessage, type ServeOptions } from './serve';
-import type { StopMessage } from './shutdown';
 
 interface FailedMessage {
   trellis: 'failed';
@@ -64,7 +60,7 @@ async function work(path: string, count: number, options: Pick<ServeOptions, 'ho
     await serve(path, { ...options, port, banner: process.env.TRELLIS_CLUSTER_FIRST === '1', workers: count });
   } catch (error) {
     // The primary prints it once and exits non-zero; this worker just ends.
-    if (!(error instanceof CliError)) throw error;
+    if (!(error instanceof ProjectError || error instanceof CliError)) throw error;
     process.send?.({ trellis: 'failed', message: error.message } satisfies FailedMessage);
   } finally {
     cluster.worker?.disconnect(); // the cluster channel would keep this process alive

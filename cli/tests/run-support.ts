@@ -1,26 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { get as getHttp } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { ROOT } from '../../runtime/tests/support';
 
-export const ROOT = join(__dirname, '..', '..');
+export { cleanup, copyFixture, FIXTURES, ROOT } from '../../runtime/tests/support';
 export const BIN = join(ROOT, 'bin', 'trellis.js');
-export const FIXTURES = join(__dirname, 'fixtures');
-
-/** A copy of `fixtures/<name>` in a fresh temporary folder; `cleanup()` removes every copy. */
-const copies: string[] = [];
-export function copyFixture(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-run-test-'));
-  copies.push(dir);
-  const target = join(dir, name);
-  cpSync(join(FIXTURES, name), target, { recursive: true });
-  return target;
-}
-export function cleanup(): void {
-  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
 
 export interface Finished {
   code: number | null;

@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LISTEN_DEFAULTS } from '../../framework/server';
-import { checkConfig } from '../project/config';
+import { checkConfig } from '../../runtime/config';
 import { cleanup, copyFixture, Running } from './run-support';
 
 const running: Running[] = [];

@@ -72,7 +72,7 @@ const REQUEST_DATA_FILES = [
   'framework/pipeline/params.ts', 'framework/pipeline/declared-shape.ts', 'framework/http-exception.ts', 'framework/request.ts', 'framework/request-id.ts', 'framework/static/safe-path.ts',
   'framework/uploads/fields.ts', 'framework/uploads/read-form.ts',
   'framework/uploads/file-param.ts', 'framework/routing/route-table.ts', 'framework/write.ts',
-  'framework/response.ts', 'framework/dispatch.ts', 'cli/project/run-log.ts', 'cli/project/access-log.ts',
+  'framework/response.ts', 'framework/dispatch.ts', 'runtime/run-log.ts', 'runtime/access-log.ts',
 ];
 
 const root = join(__dirname, '..', '..');

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { CONFIG_FILE } from '../../project/config';
-import { projectPath, type Project } from '../../project/project';
+import { CONFIG_FILE, projectPath, type Project } from '../../../runtime';
 import type { Finding } from '../report';
 
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import type { RouteInfo } from '../../../framework/index';
 import type { Class } from '../../../framework/metadata';
 import { hasValidationRules } from '../../../framework/pipeline/validate';
-import type { Found } from '../../project/discover';
-import { classLine } from '../../project/source-lines';
+import { classLine, type Found } from '../../../runtime';
 import type { Finding } from '../report';
 
 const PLAIN = new Set<unknown>([Object, Array, String, Number, Boolean, Date, Promise, undefined, null]);

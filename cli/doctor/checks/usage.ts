@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import type { RouteInfo } from '../../../framework/index';
 import type { Class } from '../../../framework/metadata';
-import type { Discovery, Found } from '../../project/discover';
-import { classLine } from '../../project/source-lines';
+import { classLine, type Discovery, type Found } from '../../../runtime';
 import type { Finding } from '../report';
 
 const paramTypes = (cls: Class): unknown[] => Reflect.getMetadata('design:paramtypes', cls) ?? [];

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { BaseRouter, Config, TrellisError, type Logger, type Middleware } from '../../framework/index';
-import type { Class } from '../../framework/metadata';
-import type { RouterBase } from '../../framework/router';
+import { BaseRouter, Config, TrellisError, type Logger, type Middleware, type RouterBase } from '../framework/index';
+import type { Class } from '../framework/metadata';
 import { CONFIG_FILE } from './config';
 import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readConfig } from '../project/config';
-import { addressFromEnvironment, loadDotEnv } from '../project/environment';
-import type { Environment } from '../project/env-references';
+import { readConfig } from '../config';
+import { addressFromEnvironment, loadDotEnv } from '../environment';
+import type { Environment } from '../env-references';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -83,9 +83,9 @@ describe('the environment of trellis run', () => {
   it('takes HOST and PORT, an empty one counting as unset, and refuses bad ones in one line', () => {
     assert.deepEqual(addressFromEnvironment({ HOST: '0.0.0.0', PORT: '8212' }), { host: '0.0.0.0', port: 8212 });
     assert.deepEqual(addressFromEnvironment({ HOST: '', PORT: '' }), { host: undefined, port: undefined });
-    assert.throws(() => addressFromEnvironment({ PORT: '80a' }), /^CliError: PORT must be an integer from 0 to 65535, got "80a" \(from the environment or \.env\)$/);
+    assert.throws(() => addressFromEnvironment({ PORT: '80a' }), /^ProjectError: PORT must be an integer from 0 to 65535, got "80a" \(from the environment or \.env\)$/);
     assert.throws(() => addressFromEnvironment({ PORT: '70000' }), /PORT must be an integer/);
-    assert.throws(() => addressFromEnvironment({ HOST: 'a b' }), /^CliError: HOST is not a host name or address: "a b"/);
+    assert.throws(() => addressFromEnvironment({ HOST: 'a b' }), /^ProjectError: HOST is not a host name or address: "a b"/);
   });
 
   it('adds what .env sets and the environment does not, and nothing when there is no .env', () => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { CliError } from '../cli-error';
-import { messages } from '../messages';
+import { messages } from './messages';
+import { ProjectError } from './project-error';
 import { hostCheck, portCheck } from './config-schema';
 import type { Environment } from './env-references';
 
@@ -18,7 +18,7 @@ const MAX_BYTES = 1024 * 1024;
 export function loadDotEnv(dir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = join(dir, DOTENV_FILE);
   if (!existsSync(file)) return [];
-  if (!statSync(file).isFile() || statSync(file).size > MAX_BYTES) throw new CliError(messages.env.unreadable(file));
+  if (!statSync(file).isFile() || statSync(file).size > MAX_BYTES) throw new ProjectError(messages.env.unreadable(file));
   const set: string[] = [];
   for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
     if (env[name] !== undefined) continue;
@@ -35,8 +35,8 @@ export function loadDotEnv(dir: string, env: NodeJS.ProcessEnv = process.env): s
 export function addressFromEnvironment(env: Environment = process.env): { host?: string; port?: number } {
   const host = env.HOST || undefined;
   const portText = env.PORT || undefined;
-  if (host !== undefined && hostCheck(host)) throw new CliError(messages.env.badHost(host));
+  if (host !== undefined && hostCheck(host)) throw new ProjectError(messages.env.badHost(host));
   const port = portText === undefined ? undefined : /^\d+$/.test(portText) ? Number(portText) : NaN;
-  if (port !== undefined && portCheck(port)) throw new CliError(messages.env.badPort(portText!));
+  if (port !== undefined && portCheck(port)) throw new ProjectError(messages.env.badPort(portText!));
   return { host, port };
 }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { CliError } from '../cli-error';
-import { messages } from '../messages';
+import { ProjectError } from './project-error';
+import { messages } from './messages';
 import { CONFIG_FILE, readConfig, type LoadedConfig } from './config';
 import { loadDotEnv } from './environment';
 import type { Problem } from './problem';
@@ -21,10 +21,10 @@ export interface Project {
  */
 export function openProject(path: string, { dotenv = true }: { dotenv?: boolean } = {}): Project {
   const dir = resolve(path);
-  if (!existsSync(dir)) throw new CliError(messages.project.notFound(path));
-  if (!statSync(dir).isDirectory()) throw new CliError(messages.project.notADirectory(path));
+  if (!existsSync(dir)) throw new ProjectError(messages.project.notFound(path));
+  if (!statSync(dir).isDirectory()) throw new ProjectError(messages.project.notADirectory(path));
   if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
-    throw new CliError(messages.project.notAProject(path));
+    throw new ProjectError(messages.project.notAProject(path));
   }
   if (dotenv) loadDotEnv(dir);
   return { dir, display: path, config: readConfig(dir) };

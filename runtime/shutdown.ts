@@ -1,6 +1,6 @@
-import { closeGracefully, type Server } from '../../framework/server';
-import { CliError } from '../cli-error';
-import { messages } from '../messages';
+import { closeGracefully, type Server } from '../framework/index';
+import { ProjectError } from './project-error';
+import { messages } from './messages';
 import type { RunLog } from './run-log';
 
 /** How long requests in flight may take to finish after SIGINT/SIGTERM before their connections are cut. */
@@ -12,7 +12,7 @@ export const GRACE_ENV = 'TRELLIS_SHUTDOWN_GRACE_MS';
 export function gracePeriod(env: NodeJS.ProcessEnv = process.env): number {
   const text = env[GRACE_ENV];
   if (text === undefined || text === '') return GRACE_MS;
-  if (!/^\d{1,9}$/.test(text)) throw new CliError(messages.run.badGrace(GRACE_ENV, text));
+  if (!/^\d{1,9}$/.test(text)) throw new ProjectError(messages.run.badGrace(GRACE_ENV, text));
   return Number(text);
 }
 

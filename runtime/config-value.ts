@@ -1,4 +1,4 @@
-import { ConfigValueError } from '../../framework/index';
+import { ConfigValueError } from '../framework/index';
 import { CONFIG_FILE, type LoadedConfig } from './config';
 import type { Problem } from './problem';
 

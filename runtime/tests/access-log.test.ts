@@ -3,11 +3,11 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { listen, serverUrl, type Server } from '../../framework/server';
-import { withAccessLog } from '../project/access-log';
-import { loadProject } from '../project/load';
-import { BatchedDestination } from '../project/log-destination';
-import { RunLog } from '../project/run-log';
-import { FIXTURES } from './run-support';
+import { withAccessLog } from '../access-log';
+import { loadProject } from '../load';
+import { BatchedDestination } from '../log-destination';
+import { RunLog } from '../run-log';
+import { FIXTURES } from './support';
 
 /** What the log wrote, as parsed lines (after a flush). */
 class Captured {

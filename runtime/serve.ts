@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { RequestListener } from '../../framework/index';
-import { listen, type Server } from '../../framework/server';
-import { CliError } from '../cli-error';
+import type { RequestListener } from '../framework/index';
+import { listen, type Server } from '../framework/server';
+import { ProjectError } from './project-error';
 import type { ProjectSettings } from './config-schema';
-import { messages } from '../messages';
+import { messages } from './messages';
 import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
 import { exitOnUncaughtError } from './crash';
@@ -48,8 +48,8 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
   const outcome = await stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
-  if (outcome === 'grace-expired') throw new CliError(messages.run.graceExpired(graceMs));
-  if (outcome === 'interrupted') throw new CliError(messages.run.interrupted);
+  if (outcome === 'grace-expired') throw new ProjectError(messages.run.graceExpired(graceMs));
+  if (outcome === 'interrupted') throw new ProjectError(messages.run.interrupted);
 }
 
 async function listenOrExplain(
@@ -70,9 +70,9 @@ async function listenOrExplain(
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(messages.run.portInUse(host, port));
-    if (code === 'EACCES') throw new CliError(messages.run.portDenied(host, port));
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new CliError(messages.run.hostUnavailable(host));
-    throw new CliError(messages.run.listenFailed(host, port, error instanceof Error ? error.message : String(error)));
+    if (code === 'EADDRINUSE') throw new ProjectError(messages.run.portInUse(host, port));
+    if (code === 'EACCES') throw new ProjectError(messages.run.portDenied(host, port));
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ProjectError(messages.run.hostUnavailable(host));
+    throw new ProjectError(messages.run.listenFailed(host, port, error instanceof Error ? error.message : String(error)));
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { isRouterClass, type RouterBase } from '../../framework/router';
-import { Middleware } from '../../framework/middleware';
-import type { Class } from '../../framework/metadata';
+import { Middleware, type RouterBase } from '../framework/index';
+import { isRouterClass } from '../framework/router';
+import type { Class } from '../framework/metadata';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { version } from '../../package.json';
-import { messages } from '../messages';
+import { version } from '../package.json';
+import { messages } from './messages';
 import type { Discovery } from './discover';
 import { projectPath, shownPath, type Project } from './project';
 

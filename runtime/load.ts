@@ -1,6 +1,6 @@
-import type { BaseRouter } from '../../framework/index';
-import { CliError } from '../cli-error';
-import { messages } from '../messages';
+import type { BaseRouter } from '../framework/index';
+import { ProjectError } from './project-error';
+import { messages } from './messages';
 import { createApp, globalMiddleware, includeRouter, type AppOverrides } from './assemble';
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
@@ -19,12 +19,12 @@ export interface LoadedProject {
 
 /**
  * Opens, discovers and assembles a project the way `trellis run` serves it, checking everything a
- * request would otherwise trip over. The first problem stops it: a `CliError` with `file:line: message`.
+ * request would otherwise trip over. The first problem stops it: a `ProjectError` with `file:line: message`.
  */
 export function loadProject(path: string, overrides: AppOverrides = {}): LoadedProject {
   const project = openProject(path);
   const stop = (problems: Problem[]) => {
-    if (problems.length) throw new CliError(formatProblem(project.display, problems[0]));
+    if (problems.length) throw new ProjectError(formatProblem(project.display, problems[0]));
   };
   stop(configProblems(project));
   const fromEnvironment = addressFromEnvironment();
@@ -48,7 +48,7 @@ export function loadProject(path: string, overrides: AppOverrides = {}): LoadedP
   } catch (error) {
     const located = configValueProblem(project.config, error);
     if (located) stop([located]);
-    throw new CliError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
+    throw new ProjectError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
   }
   return { project, discovery, app, address };
 }

@@ -3,11 +3,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { TestClient } from '../../framework/testing';
-import { CliError } from '../cli-error';
-import { discover } from '../project/discover';
-import { bannerLines } from '../project/banner';
-import { loadProject } from '../project/load';
-import { cleanup, copyFixture, FIXTURES } from './run-support';
+import { ProjectError } from '../project-error';
+import { discover } from '../discover';
+import { bannerLines } from '../banner';
+import { loadProject } from '../load';
+import { cleanup, copyFixture, FIXTURES } from './support';
 
 after(cleanup);
 
@@ -25,7 +25,7 @@ function loadError(dir: string): string {
   try {
     loadProject(dir);
   } catch (error) {
-    assert.ok(error instanceof CliError, String(error));
+    assert.ok(error instanceof ProjectError, String(error));
     return error.message.split(`${dir}/`).join('');
   }
   assert.fail('the project loaded');
@@ -114,7 +114,7 @@ describe('discovery', () => {
     assert.equal(res.status, 413);
     assert.deepEqual(res.json(), { error: 'Request body is larger than 64 bytes' });
     const bad = healthyWith({ 'config.yaml': 'server:\n  headers_timeout: -1\n' });
-    assert.throws(() => loadProject(bad), (e: CliError) => /config\.yaml:2: server\.headers_timeout must be a positive whole number, got -1/.test(e.message));
+    assert.throws(() => loadProject(bad), (e: ProjectError) => /config\.yaml:2: server\.headers_timeout must be a positive whole number, got -1/.test(e.message));
   });
 
   it('takes the JSON limits (keys of an object, objects and arrays in all) from config.yaml', async () => {

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { closeGracefully, type Server } from '../../framework/index';
-import { messages } from '../messages';
+import { closeGracefully, type Server } from '../framework/index';
+import { messages } from './messages';
 import type { RunLog } from './run-log';
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import type { BaseRouter } from '../../framework/index';
+import type { BaseRouter } from '../framework/index';
 import { projectPath, type Project } from './project';
 
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();

@@ -1,4 +1,4 @@
-import type { Logger } from '../../framework/index';
+import type { Logger } from '../framework/index';
 import { BatchedDestination } from './log-destination';
 
 /**

@@ -1,0 +1,39 @@
+/**
+ * trellis/runtime: what serves a trellis project (a folder with `config.yaml`, `routers/`, `services/`,
+ * `middleware/`) in production and under `trellis run`: opening the project, discovering its classes,
+ * assembling the app, listening, the banner, the access log, graceful shutdown and crash handling.
+ * It depends on the framework only, never on the CLI or a TypeScript compiler.
+ *
+ * @example
+ * ```ts
+ * import { serve, ProjectError } from 'trellis/runtime';
+ *
+ * serve('.', { port: 8000 }).catch((error) => {
+ *   process.stderr.write(`trellis: ${error instanceof ProjectError ? error.message : error}\n`);
+ *   process.exit(1);
+ * });
+ * ```
+ */
+export { serve } from './serve';
+export type { ServeOptions, ListeningMessage } from './serve';
+export type { StopMessage } from './shutdown';
+export { ProjectError } from './project-error';
+export { loadProject } from './load';
+export type { LoadedProject } from './load';
+export { openProject, configProblems, projectPath } from './project';
+export type { Project } from './project';
+export { CONFIG_FILE } from './config';
+export { addressFromEnvironment, DOTENV_FILE, loadDotEnv } from './environment';
+export type { Environment } from './env-references';
+export type { LoadedConfig } from './config';
+export { hostCheck, portCheck } from './config-schema';
+export type { ProjectSettings } from './config-schema';
+export { formatProblem } from './problem';
+export type { Problem } from './problem';
+export { discover } from './discover';
+export type { Discovery, Found, FoundMiddleware } from './discover';
+export { createApp, globalMiddleware, includeRouter } from './assemble';
+export type { AppOverrides } from './assemble';
+export { mountAssets } from './assets';
+export { configValueProblem } from './config-value';
+export { classLine, methodLine } from './source-lines';

@@ -1,0 +1,39 @@
+/** Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. */
+export const messages = {
+  project: {
+    notFound: (path: string) => `${path} does not exist`,
+    notADirectory: (path: string) => `${path} is not a folder`,
+    notAProject: (path: string) => `${path} is not a trellis project (no config.yaml, no routers/)`,
+  },
+  env: {
+    badPort: (value: string) => `PORT must be an integer from 0 to 65535, got "${value}" (from the environment or .env)`,
+    badHost: (value: string) => `HOST is not a host name or address: "${value}" (from the environment or .env)`,
+    unreadable: (file: string) => `${file} is not a file of at most 1 MiB`,
+  },
+  run: {
+    banner: (version: string) => `trellis ${version}`,
+    running: (path: string, url: string) => `Running app ${path} on ${url}`,
+    config: (file: string | undefined) => `  Config:      ${file ?? 'none (defaults)'}`,
+    routers: (count: number) => `  Routers:     ${count} discovered`,
+    static: (dir: string, found: boolean) => `  Static:      ${dir}${found ? '' : ' (not found)'}`,
+    templates: (dir: string, found: boolean) => `  Templates:   ${dir}${found ? '' : ' (not found)'}`,
+    middleware: (count: number) => `  Middleware:  ${count} loaded`,
+    workers: (count: number) => `  Workers:     ${count}`,
+    doctorHint: (path: string) => `Run \`trellis doctor ${path}\` for a more detailed analysis.`,
+    portInUse: (host: string, port: number) =>
+      `port ${port} is already in use on ${host}; choose another with --port (e.g. --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free port)`,
+    portDenied: (host: string, port: number) =>
+      `not allowed to listen on ${host}:${port} (ports below 1024 need privileges); choose another with --port`,
+    hostUnavailable: (host: string) => `cannot listen on ${host}: no such address on this machine; choose another with --host`,
+    listenFailed: (host: string, port: number, reason: string) => `cannot listen on ${host}:${port}: ${reason}`,
+    appInvalid: (path: string, reason: string) => `the app in ${path} cannot start: ${reason}`,
+    shuttingDown: (signal: string) => `Shutting down (${signal}): finishing requests in flight`,
+    stopped: 'Stopped.',
+    graceExpired: (graceMs: number) => `requests still running after the ${graceMs / 1000} s grace period were cut off`,
+    interrupted: 'a second signal cut off the requests still running',
+    badGrace: (name: string, value: string) => `${name} must be a whole number of milliseconds, got "${value}"`,
+    uncaught: (fromPromise: boolean) =>
+      `${fromPromise ? 'a promise rejected with no handler' : 'an error was thrown outside any request'}; ` +
+      'stopping, since the process state is unknown (the stack follows)',
+  },
+};
