@@ -74,8 +74,12 @@ export const messages = {
       'git-missing': () => 'warning: git was not found: skipped git init.',
       failed: (name: string) => `warning: git init failed in ${name}/; the project is ready without a repository.`,
     },
-    next: (name: string, port: number) =>
-      `Next: \`trellis run ${name}\`, then open http://localhost:${port}/docs/ (tests: \`trellis test ${name}\`).`,
+    installing: (name: string, command: string) => `Installing dependencies in ${name}/ (${command})...`,
+    installed: (seconds: number) => `Installed dependencies in ${seconds.toFixed(1)} s.`,
+    installFailed: (name: string, command: string, reason: string) =>
+      `${command} failed: ${reason.replace(/\.$/, '')}. The project is in ${name}/: fix the cause, then run \`cd ${name} && ${command}\``,
+    next: (name: string, port: number, installed: boolean) =>
+      `Next: \`cd ${name} && ${installed ? '' : 'npm install && '}npm run dev\`, then open http://localhost:${port}/docs/ (tests: \`npm test\`).`,
     cancelled: 'Cancelled: nothing was written.',
   },
   add: {
@@ -115,5 +119,7 @@ export const messages = {
     'not-a-project': (dir: string) => `${dir} is not a trellis project (no config.yaml); point --dir at one`,
     'file-exists': (file: string) => `${file} already exists; nothing was written`,
     'render-failed': (file: string, detail: string) => `Could not write ${file}: ${detail}; nothing was written`,
+    'invalid-trellis-spec': (spec: string, detail: string) =>
+      `Invalid --trellis-spec "${spec}": ${detail}; give a tarball or folder path, a version or a tag`,
   },
 };

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { BOUNDARY, file as filePart, multipart, type Part } from '../framework/tests/fixtures/uploads/multipart';
 import { rawStatus } from './support/raw-http';
-import { createSampleProject, runProject, type RunningApp } from './support/sample-server';
+import { adminToken, createSampleProject, runProject, type RunningApp } from './support/sample-server';
 
 // The bad-input corpus of the hardening issue, against the sample project started by `trellis run`:
 // every case gets a 4xx (never a 5xx, never a hang), the process stays up, and no secret leaks.
@@ -134,7 +134,7 @@ let project: { dir: string; remove(): void };
 let secrets: RegExp;
 before(async () => {
   project = createSampleProject();
-  const token = /token: *"?([^"\s}]+)/.exec(readFileSync(join(project.dir, 'config.yaml'), 'utf8'))![1];
+  const token = adminToken(project.dir);
   secrets = new RegExp(`SECRET-DOTFILE|${token}|${project.dir}|\\.ts:\\d+`);
   writeFileSync(join(project.dir, 'static', '.secret'), 'SECRET-DOTFILE');
   symlinkSync(join(project.dir, 'config.yaml'), join(project.dir, 'static', 'escape.yaml'));

@@ -7,6 +7,7 @@ import { runBlueprint, type WrittenFile } from './plop-runner';
 import { projectData, type ProjectOptions } from './project-data';
 import { removedOnSignal } from './signal-cleanup';
 import { checkTarget, moveIntoPlace } from './target';
+import { trellisDependency } from './trellis-spec';
 
 export interface CreateRequest extends ProjectOptions {
   /** The folder the project folder is created in. */
@@ -26,8 +27,9 @@ export interface CreateResult {
 
 /**
  * Renders the sample project into a temporary sibling of `<cwd>/<name>` and renames it into place, so a
- * failure leaves no half-made project. Bad names and non-empty targets (without `force`) are refused
- * before anything is written.
+ * failure leaves no half-made project. Bad names, non-empty targets (without `force`) and a local
+ * `trellisSpec` that does not exist are refused before anything is written. Installs nothing: see
+ * `installDependencies`.
  *
  * @example
  * ```ts
@@ -38,7 +40,7 @@ export interface CreateResult {
 export async function createProject(request: CreateRequest): Promise<CreateResult> {
   const root = checkTarget(request.cwd, request.name, request.force);
   const files = planBlueprint('project').filter((file) => !isExcluded(file.target, request.examples));
-  const data = projectData(request);
+  const data = projectData(request, trellisDependency(request.trellisSpec, request.cwd, root));
   const staging = mkdtempSync(request.dryRun ? join(tmpdir(), 'trellis-') : join(dirname(root), `.${request.name}-trellis-`));
   try {
     return await removedOnSignal(staging, async () => {

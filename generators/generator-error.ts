@@ -9,7 +9,8 @@ export type GeneratorFailure =
   | 'unknown-example'
   | 'not-a-project'
   | 'file-exists'
-  | 'render-failed';
+  | 'render-failed'
+  | 'invalid-trellis-spec';
 
 /**
  * A generator's refusal or failure, with a machine-readable `reason` and the value it concerns

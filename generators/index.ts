@@ -26,3 +26,7 @@ export type { ArtifactKind, ArtifactNames } from './names';
 export { GeneratorError } from './generator-error';
 export type { GeneratorFailure } from './generator-error';
 export type { WrittenFile } from './plop-runner';
+export { installDependencies, INSTALL_COMMAND, npmFailure } from './install';
+export type { InstallOutcome } from './install';
+export { defaultTrellisRange, projectDependencies, projectDevDependencies } from './dependencies';
+export { trellisDependency } from './trellis-spec';

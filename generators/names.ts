@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import validatePackageName from 'validate-npm-package-name';
+import { SHARED_LIBRARIES } from './dependencies';
 import { GeneratorError } from './generator-error';
 
 /** What `trellis add` generates. */
@@ -38,7 +39,8 @@ export const kebabCase = (name: string) => words(name).join('-');
 export const titleCase = (name: string) => words(name).map(capitalize).join(' ');
 
 /**
- * A project name is a folder name in the current directory and the npm package name: no path, valid for npm.
+ * A project name is a folder name in the current directory and the npm package name: no path, valid for npm,
+ * and not the name of a package the project depends on.
  * Throws `GeneratorError('invalid-project-name')` with npm's reason.
  */
 export function checkProjectName(name: string): void {
@@ -50,6 +52,9 @@ export function checkProjectName(name: string): void {
   if (!result.validForNewPackages) {
     const reason = [...(result.errors ?? []), ...(result.warnings ?? [])][0] ?? 'not a valid npm package name';
     throw new GeneratorError('invalid-project-name', name, reason);
+  }
+  if (name === 'trellis' || (SHARED_LIBRARIES as readonly string[]).includes(name)) {
+    throw new GeneratorError('invalid-project-name', name, `the project depends on the package ${name}, so npm refuses that name`);
   }
 }
 

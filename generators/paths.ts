@@ -1,15 +1,18 @@
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** The installed trellis package: the CLI runs from its TypeScript sources, so this is the repository root. */
-export const packageRoot = resolve(__dirname, '..');
+/**
+ * The trellis package: the folder holding `package.json` and `blueprints/`. From the sources that is the parent
+ * of `generators/`; from the compiled package (`dist/generators/`) it is one level higher.
+ */
+export const packageRoot = findPackageRoot(__dirname);
 
 /** Where the blueprints (plain project files) live. */
 export const blueprintsDir = join(packageRoot, 'blueprints');
 
-/** The framework sources a generated project's `tsconfig.json` points editors at. */
-export const frameworkDir = join(packageRoot, 'framework');
-
-/** The folder of an installed package as this CLI resolves it (hoisted or nested, whichever npm chose). */
-export function packageDir(name: string): string {
-  return dirname(require.resolve(`${name}/package.json`, { paths: [packageRoot] }));
+function findPackageRoot(start: string): string {
+  for (let dir = dirname(start); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'blueprints'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`trellis: no package.json next to blueprints/ above ${start}`);
+  }
 }

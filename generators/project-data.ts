@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { version } from '../package.json';
+import { projectDependencies, projectDevDependencies, trellisManifest } from './dependencies';
 import { EXAMPLE_NAMES, type ExampleName } from './examples';
 import { GeneratorError } from './generator-error';
 import { titleCase } from './names';
-import { frameworkDir, packageDir } from './paths';
 
 /** What a new project is made of; `create` fills it from flags, the wizard, then {@link projectDefaults}. */
 export interface ProjectOptions {
@@ -15,8 +13,13 @@ export interface ProjectOptions {
   port: number;
   /** The examples to render, already resolved (see `resolveExamples`). */
   examples: readonly ExampleName[];
-  /** The Bearer token of the admin example; random unless given (tests pass a fixed one). */
+  /** The admin example's Bearer token written to `.env`; random unless given (tests pass a fixed one). */
   adminToken?: string;
+  /**
+   * What `package.json` depends on for `trellis`: an npm spec (a tarball or folder path, relative to `cwd`,
+   * a version, a tag, a URL). Without it, `^<this trellis's version>`.
+   */
+  trellisSpec?: string;
 }
 
 /** The values `create --yes` uses for what no flag gave. */
@@ -27,6 +30,7 @@ export function projectDefaults(name: string) {
     port: 8000,
     examples: [...EXAMPLE_NAMES],
     git: true,
+    install: true,
   };
 }
 
@@ -41,40 +45,32 @@ export function checkPort(port: unknown): number {
 
 /**
  * The data the project blueprint's templates receive. Values are escaped here for the file they land in
- * (`yaml.*` and `json.*` are quoted strings), so templates only insert them: `title: {{{yaml.title}}}`.
+ * (`yaml.*` and `json.*` are quoted strings or whole JSON values), so templates only insert them:
+ * `title: {{{yaml.title}}}`. `trellis` is the dependency as package.json writes it (see `trellisDependency`).
  */
-export function projectData(options: ProjectOptions) {
+export function projectData(options: ProjectOptions, trellis: string) {
   const token = options.adminToken ?? randomBytes(18).toString('base64url');
   const quote = (value: string) => JSON.stringify(value);
+  // A nested JSON value at the indentation of a top-level key of package.json.
+  const block = (value: object) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
   const examples = Object.fromEntries(EXAMPLE_NAMES.map((name) => [name, options.examples.includes(name)]));
-  const typesDir = typeRoot();
   return {
     name: options.name,
     title: options.title,
     description: options.description,
     port: options.port,
-    trellisVersion: version,
+    adminToken: token,
+    trellisVersion: trellisManifest.version,
+    nodeVersion: trellisManifest.engines?.node ?? '>=20',
     examples,
     // YAML double-quoted scalars accept JSON string syntax.
-    yaml: { title: quote(options.title), description: quote(options.description), token: quote(token) },
+    yaml: { title: quote(options.title), description: quote(options.description) },
     json: {
       name: quote(options.name),
       description: quote(options.description),
-      trellis: quote(join(frameworkDir, 'index.ts')),
-      trellisAll: quote(join(frameworkDir, '*')),
-      classValidator: quote(packageDir('class-validator')),
-      classTransformer: quote(packageDir('class-transformer')),
-      typeRoots: typesDir ? quote(typesDir) : '',
+      engines: block({ node: trellisManifest.engines?.node ?? '>=20' }),
+      dependencies: block(projectDependencies(trellis)),
+      devDependencies: block(projectDevDependencies()),
     },
-    frameworkDir,
   };
-}
-
-/** The `@types` folder holding `@types/node`, if this install has one (it is a dev dependency). */
-function typeRoot(): string {
-  try {
-    return dirname(packageDir('@types/node'));
-  } catch {
-    return '';
-  }
 }

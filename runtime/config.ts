@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
+import type { Environment } from './env-references';
 import { parseYaml, type ParsedYaml, type YamlIssue } from './yaml-source';
 
 export const CONFIG_FILE = 'config.yaml';
@@ -20,12 +21,14 @@ export interface LoadedConfig {
   lineOf(path: readonly string[]): number | undefined;
 }
 
-/** Reads `<dir>/config.yaml`; a missing file means defaults. */
-export function readConfig(dir: string): LoadedConfig {
+/**
+ * Reads `<dir>/config.yaml`; a missing file means defaults. `${NAME}` references in it are read from `env`.
+ */
+export function readConfig(dir: string, env: Environment = process.env): LoadedConfig {
   const file = join(dir, CONFIG_FILE);
   if (!existsSync(file)) return checkConfig(undefined, {});
   if (statSync(file).size > MAX_BYTES) return withIssue(file, 1, 'the file is larger than 1 MiB');
-  const parsed = parseYaml(readFileSync(file, 'utf8'));
+  const parsed = parseYaml(readFileSync(file, 'utf8'), env);
   if (parsed.issues.length) return { ...checkConfig(file, {}, parsed), issues: parsed.issues };
   return checkConfig(file, parsed.value, parsed);
 }

@@ -27,6 +27,8 @@ export type { LoadedProject } from './load';
 export { openProject, configProblems, projectPath } from './project';
 export type { Project } from './project';
 export { CONFIG_FILE } from './config';
+export { addressFromEnvironment, DOTENV_FILE, loadDotEnv } from './environment';
+export type { Environment } from './env-references';
 export type { LoadedConfig } from './config';
 export { hostCheck, portCheck } from './config-schema';
 export type { ProjectSettings } from './config-schema';

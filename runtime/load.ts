@@ -5,6 +5,7 @@ import { createApp, globalMiddleware, includeRouter, type AppOverrides } from '.
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
 import { discover, type Discovery } from './discover';
+import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
 
@@ -12,6 +13,8 @@ export interface LoadedProject {
   project: Project;
   discovery: Discovery;
   app: BaseRouter;
+  /** Where to listen: `--host`/`--port` > `HOST`/`PORT` in the environment > config.yaml > localhost:8000. */
+  address: { host: string; port: number };
 }
 
 /**
@@ -31,14 +34,20 @@ export function stopAt(project: Project, problems: Problem[]): void {
 
 /**
  * The app of a project whose classes are found (from its source files, or from a build's manifest): global
- * middleware, services, routers and assets, checked; the first problem stops it.
+ * middleware, services, routers and assets, checked, and the address to listen on; the first problem stops it.
  */
 export function assembleProject(project: Project, discovery: Discovery, overrides: AppOverrides = {}): LoadedProject {
   const stop = (problems: Problem[]) => stopAt(project, problems);
+  const fromEnvironment = addressFromEnvironment();
+  const { server } = project.config.settings;
+  const address = {
+    host: overrides.host ?? fromEnvironment.host ?? server.host,
+    port: overrides.port ?? fromEnvironment.port ?? server.port,
+  };
   stop(discovery.failures);
   const middleware = globalMiddleware(project, discovery);
   stop(middleware.problems);
-  const app = createApp(project, discovery, middleware.classes, overrides);
+  const app = createApp(project, discovery, middleware.classes, { ...overrides, ...address });
   for (const router of discovery.routers) {
     const problem = includeRouter(app, router, project);
     if (problem) stop([problem]);
@@ -51,5 +60,5 @@ export function assembleProject(project: Project, discovery: Discovery, override
     if (located) stop([located]);
     throw new ProjectError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
   }
-  return { project, discovery, app };
+  return { project, discovery, app, address };
 }

@@ -5,6 +5,11 @@ export const messages = {
     notADirectory: (path: string) => `${path} is not a folder`,
     notAProject: (path: string) => `${path} is not a trellis project (no config.yaml, no routers/)`,
   },
+  env: {
+    badPort: (value: string) => `PORT must be an integer from 0 to 65535, got "${value}" (from the environment or .env)`,
+    badHost: (value: string) => `HOST is not a host name or address: "${value}" (from the environment or .env)`,
+    unreadable: (file: string) => `${file} is not a file of at most 1 MiB`,
+  },
   run: {
     banner: (version: string) => `trellis ${version}`,
     running: (path: string, url: string) => `Running app ${path} on ${url}`,

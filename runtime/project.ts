@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import { CONFIG_FILE, readConfig, type LoadedConfig } from './config';
+import { loadDotEnv } from './environment';
 import type { Problem } from './problem';
 
 /** A project folder as the user named it, with its config read (issues included, not thrown). */
@@ -16,14 +17,18 @@ export interface Project {
   built?: boolean;
 }
 
-/** Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. */
-export function openProject(path: string): Project {
+/**
+ * Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. In development
+ * (the default) the project's `.env` is loaded first; `dotenv: false` leaves the environment as it is.
+ */
+export function openProject(path: string, { dotenv = true }: { dotenv?: boolean } = {}): Project {
   const dir = resolve(path);
   if (!existsSync(dir)) throw new ProjectError(messages.project.notFound(path));
   if (!statSync(dir).isDirectory()) throw new ProjectError(messages.project.notADirectory(path));
   if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
     throw new ProjectError(messages.project.notAProject(path));
   }
+  if (dotenv) loadDotEnv(dir);
   return { dir, display: path, config: readConfig(dir) };
 }
 

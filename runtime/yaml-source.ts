@@ -1,4 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { EnvReferences, type Environment } from './env-references';
 
 /** A problem in a YAML file, at a 1-based line. */
 export interface YamlIssue {
@@ -20,16 +21,23 @@ const MAX_ALIASES = 50;
 /**
  * Parses YAML as plain data: the core schema only (strings, numbers, booleans, null, lists, mappings),
  * so no tag can build objects or run code; unknown tags (`!!js/function`) and every warning are errors.
+ * `${NAME}`, `${NAME:-default}` and `${NAME-default}` in values are read from `env` (see EnvReferences);
+ * a reference to an unset variable without a default is an issue: `NAME is not set`.
  */
-export function parseYaml(source: string): ParsedYaml {
+export function parseYaml(source: string, env: Environment = {}): ParsedYaml {
   const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, schema: 'core', customTags: [], merge: false, prettyErrors: true });
+  const references = new EnvReferences();
+  const masked = references.mask(source);
+  const doc = parseDocument(masked, { lineCounter: lines, schema: 'core', customTags: [], merge: false, prettyErrors: true });
   const lineAt = (offset: number) => lines.linePos(offset).line;
   const issues: YamlIssue[] = [...doc.errors, ...doc.warnings].map((problem) => ({
     line: problem.linePos?.[0].line ?? lineAt(problem.pos[0]),
     message: tidy(problem.message),
   }));
   const lineOf = (path: readonly string[]) => lineOfPath(doc, path, lineAt);
+  if (!issues.length) references.resolve(doc, env, lineAt);
+  issues.push(...references.issues);
+  issues.sort((a, b) => a.line - b.line);
   if (issues.length) return { value: undefined, issues, lineOf };
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_ALIASES }) ?? {}, issues, lineOf };

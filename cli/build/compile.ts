@@ -40,6 +40,8 @@ export function compileProject(
     target: Math.max(read.options.target ?? ts.ScriptTarget.ES2022, ts.ScriptTarget.ES2022),
     outDir,
     rootDir: dir,
+    // Where the default type roots (node_modules/@types) are looked up from, as tsc does.
+    configFilePath: join(dir, 'tsconfig.json'),
   };
   for (const key of ['paths', 'baseUrl', 'rootDirs', 'outFile', 'tsBuildInfoFile', 'declarationDir']) delete options[key];
   const program = ts.createProgram({ rootNames: roots.map((file) => join(dir, file)), options });

@@ -5,9 +5,13 @@ import {
   createProject,
   EXAMPLES,
   initGit,
+  installDependencies,
+  INSTALL_COMMAND,
   projectDefaults,
   resolveExamples,
+  trellisDependency,
   type ExampleName,
+  type InstallOutcome,
 } from '../../generators';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
@@ -22,20 +26,30 @@ export interface CreateFlags {
   minimal?: boolean;
   examples?: string;
   git?: boolean;
+  /** `--no-install` sets it to false. */
+  install?: boolean;
+  trellisSpec?: string;
   force?: boolean;
   dryRun?: boolean;
   yes?: boolean;
 }
 
-/** What `trellis create` does once commander has parsed the command line. */
-export function runCreate(name: string, flags: CreateFlags, terminal: Terminal): Promise<void> {
-  return create(name, flags, terminal).catch(rethrowForCli);
+/** Installs a new project's dependencies: `installDependencies` (npm), or a stand-in in tests. */
+export type Installer = (root: string) => Promise<InstallOutcome>;
+
+/**
+ * What `trellis create` does once commander has parsed the command line: collect the options (flags, then the
+ * wizard), generate and write the project, `git init`, install its dependencies.
+ */
+export function runCreate(name: string, flags: CreateFlags, terminal: Terminal, install: Installer = installDependencies): Promise<void> {
+  return create(name, flags, terminal, install).catch(rethrowForCli);
 }
 
-async function create(name: string, flags: CreateFlags, terminal: Terminal): Promise<void> {
+async function create(name: string, flags: CreateFlags, terminal: Terminal, installer: Installer): Promise<void> {
   const given = choicesFromFlags(flags);
   const cwd = terminal.cwd();
-  checkTarget(cwd, name, flags.force); // refuse before asking anything
+  const root = checkTarget(cwd, name, flags.force); // refuse before asking anything
+  trellisDependency(flags.trellisSpec, cwd, root);
   const asked = !flags.yes && terminal.interactive() ? await ask(name, given, terminal) : given;
   const defaults = projectDefaults(name);
   const port = asked.port ?? defaults.port;
@@ -55,6 +69,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal): Pro
       description: asked.description ?? defaults.description,
       port,
       examples,
+      trellisSpec: flags.trellisSpec,
       force: flags.force,
       dryRun: flags.dryRun,
     });
@@ -71,7 +86,22 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal): Pro
     if (outcome === 'git-missing' || outcome === 'failed') terminal.warn(`trellis: ${line}`);
     else terminal.out(line);
   }
-  terminal.out(messages.create.next(shown, port));
+  const install = flags.install ?? defaults.install;
+  if (install) await installInto(result.root, shown, terminal, installer);
+  terminal.out(messages.create.next(shown, port, install));
+}
+
+async function installInto(root: string, shown: string, terminal: Terminal, installer: Installer): Promise<void> {
+  const started = Date.now();
+  const spinner = await terminal.spinner(messages.create.installing(shown, INSTALL_COMMAND), { plain: true });
+  let outcome;
+  try {
+    outcome = await installer(root);
+  } finally {
+    spinner.stop();
+  }
+  if (!outcome.ok) throw new CliError(messages.create.installFailed(shown, INSTALL_COMMAND, outcome.reason));
+  terminal.out(messages.create.installed((Date.now() - started) / 1000));
 }
 
 function choicesFromFlags(flags: CreateFlags): CreateChoices {

@@ -3,7 +3,10 @@ import { messages } from '../messages';
 import type { CreateFlags } from './create-action';
 import { processTerminal, type Terminal } from './terminal';
 
-/** `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]git] [--force] [--dry-run] [--yes]` */
+/**
+ * `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]git]
+ * [--no-install] [--trellis-spec <spec>] [--force] [--dry-run] [--yes]`
+ */
 export function registerCreate(program: Command, terminal: Terminal = processTerminal): void {
   program
     .command('create')
@@ -11,11 +14,13 @@ export function registerCreate(program: Command, terminal: Terminal = processTer
     .argument('<name>', 'folder and npm package name of the project')
     .option('--title <title>', 'title of the API (default: from the name, "Demo API" for demo)')
     .option('--description <text>', 'description of the API')
-    .option('--port <port>', 'port `trellis run` listens on (default: 8000)')
+    .option('--port <port>', 'port the app listens on (default: 8000)')
     .option('--minimal', 'only the tasks router, no other examples')
     .option('--examples <names>', 'comma-separated examples besides tasks: products,users,upload,pages,admin')
     .option('--git', 'run git init (default)')
     .option('--no-git', 'do not run git init')
+    .option('--no-install', 'do not run npm install in the new project')
+    .option('--trellis-spec <spec>', 'what package.json depends on for trellis: a tarball or folder path, a version, a tag (default: ^<this version>)')
     .option('--force', 'write into an existing non-empty folder, replacing files the project has')
     .option('--dry-run', 'list the files, write nothing')
     .option('-y, --yes', 'ask nothing: defaults for what flags do not give')

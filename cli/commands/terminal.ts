@@ -10,8 +10,11 @@ export interface Terminal {
   out(line: string): void;
   /** A line on stderr. */
   warn(line: string): void;
-  /** Shows a spinner until `stop()` (on a terminal only). */
-  spinner(text: string): Promise<{ stop(): void }>;
+  /**
+   * Shows a spinner until `stop()`, on a terminal only; elsewhere nothing, or `text` as a line on stdout with
+   * `plain` (for steps long enough that a log should say what is going on).
+   */
+  spinner(text: string, options?: { plain?: boolean }): Promise<{ stop(): void }>;
 }
 
 /** The real terminal: process streams, @inquirer/prompts, an ora spinner on stderr. */
@@ -21,9 +24,12 @@ export const processTerminal: Terminal = {
   prompts: terminalPrompts,
   out: (line) => void quietOnClosedPipe(process.stdout).write(`${line}\n`),
   warn: (line) => void process.stderr.write(`${line}\n`),
-  async spinner(text) {
+  async spinner(text, options) {
     // ora loops forever clearing lines on a terminal that reports 0 columns (some pseudo-terminals).
-    if (!isInteractive() || !process.stderr.isTTY || !(process.stderr.columns > 0)) return { stop() {} };
+    if (!isInteractive() || !process.stderr.isTTY || !(process.stderr.columns > 0)) {
+      if (options?.plain) processTerminal.out(text);
+      return { stop() {} };
+    }
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: process.stderr }).start();
     return { stop: () => void spinner.stop() };

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { messages } from '../messages';
-import { openProject, type ListeningMessage, type StopMessage } from '../../runtime';
+import { DOTENV_FILE, openProject, type ListeningMessage, type StopMessage } from '../../runtime';
 
 export interface ReloadOptions {
   host?: string;
@@ -23,7 +23,9 @@ const IGNORED = /^(node_modules|\.git|tests|static)(\/|$)|(^|\/)\.|~$|\.sw.$/;
  * waits for the next change. SIGINT/SIGTERM stop the child gracefully, then the supervisor.
  */
 export function superviseReload(path: string, options: ReloadOptions): Promise<void> {
-  const project = openProject(path); // a wrong path fails here, once, not in a restart loop
+  // A wrong path fails here, once, not in a restart loop. Each child loads .env itself, so an edit of it
+  // is seen on the next restart.
+  const project = openProject(path, { dotenv: false });
   return new Promise((done) => {
     let child: ChildProcess | undefined;
     let ready = false;
@@ -67,7 +69,7 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
     };
 
     const changed = (file: string) => {
-      if (stopping || IGNORED.test(file)) return;
+      if (stopping || (IGNORED.test(file) && file !== DOTENV_FILE)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
         pending = file;

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { configProblems, formatProblem, openProject, ProjectError, serve, type ListeningMessage, type ServeOptions, type StopMessage } from '../../runtime';
+import { addressFromEnvironment, configProblems, formatProblem, openProject, ProjectError, serve, type ListeningMessage, type ServeOptions, type StopMessage } from '../../runtime';
 import { RestartBackoff } from './restart-backoff';
 
 interface FailedMessage {
@@ -38,8 +38,9 @@ async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'p
   const project = openProject(path);
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
-  const port = options.port ?? project.config.settings.server.port;
-  return port === 0 ? freePort(options.host ?? project.config.settings.server.host) : port;
+  const fromEnvironment = addressFromEnvironment();
+  const port = options.port ?? fromEnvironment.port ?? project.config.settings.server.port;
+  return port === 0 ? freePort(options.host ?? fromEnvironment.host ?? project.config.settings.server.host) : port;
 }
 
 function freePort(host: string): Promise<number> {

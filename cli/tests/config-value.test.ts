@@ -11,7 +11,7 @@ let config: string;
 const running: Running[] = [];
 before(async () => {
   const parent = mkdtempSync(join(tmpdir(), 'trellis-config-value-'));
-  const created = await runCli(['create', 'demo', '--examples', 'admin', '--no-git', '--title', 'Demo', '--description', 'D'], { cwd: parent });
+  const created = await runCli(['create', 'demo', '--examples', 'admin', '--no-git', '--no-install', '--title', 'Demo', '--description', 'D'], { cwd: parent });
   assert.equal(created.code, 0, created.stderr);
   dir = join(parent, 'demo');
   config = readFileSync(join(dir, 'config.yaml'), 'utf8');

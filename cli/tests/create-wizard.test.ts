@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { registerCreate } from '../commands/create';
+import { runCreate } from '../commands/create-action';
 import { messages } from '../messages';
 import { askCreate } from '../prompts/create-wizard';
 import { exitPromptError, fakeTerminal, scriptedPrompts } from '../../generators/test-support/fake-terminal';
@@ -70,27 +71,28 @@ describe('trellis create on a terminal', () => {
   it('creates the project from the answers', async () => {
     const prompts = scriptedPrompts(['Shop API', 'Sells things.', ['upload']]);
     const terminal = fakeTerminal(cwd.path, prompts);
-    await create(['shop', '--port', '3000', '--no-git'], terminal);
+    await create(['shop', '--port', '3000', '--no-git', '--no-install'], terminal);
     assert.equal(prompts.asked.length, 3);
     const config = parseYaml(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'));
     assert.deepEqual(config.app, { title: 'Shop API', version: '0.1.0', description: 'Sells things.' });
     assert.equal(config.server.port, 3000);
     assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['tasks.ts', 'upload.ts']);
-    assert.equal(terminal.lines.at(-2), 'Created shop/ with 13 files.');
+    assert.equal(terminal.lines.at(-2), 'Created shop/ with 15 files.');
+    assert.deepEqual(terminal.spinners, ['Creating shop/']);
     assert.deepEqual(terminal.warnings, []);
   });
 
   it('includes and names the examples a chosen one needs', async () => {
     const terminal = fakeTerminal(cwd.path, scriptedPrompts(['Shop', '', '8000', ['admin']]));
-    await create(['shop', '--no-git'], terminal);
+    await create(['shop', '--no-git', '--no-install'], terminal);
     assert.deepEqual(terminal.lines.slice(0, 2), ['Including products: admin needs it.', 'Including users: admin needs it.']);
     assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['admin.ts', 'posts.ts', 'products.ts', 'tasks.ts', 'users.ts']);
   });
 
   it('asks nothing with --yes', async () => {
     const terminal = fakeTerminal(cwd.path, scriptedPrompts([]));
-    await create(['shop', '--yes', '--no-git'], terminal);
-    assert.equal(parseYaml(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8')).app.title, 'Shop API');
+    await create(['shop', '--yes', '--no-git', '--no-install'], terminal);
+    assert.match(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'), /^app: \{ title: "Shop API",/m);
   });
 
   it('refuses a bad name before asking anything', async () => {
@@ -111,9 +113,46 @@ describe('trellis create on a terminal', () => {
       },
     ]);
     const before = treeHash(cwd.path);
-    await assert.rejects(create(['shop'], fakeTerminal(cwd.path, prompts)), (error: CliError) => {
+    await assert.rejects(create(['shop', '--no-install'], fakeTerminal(cwd.path, prompts)), (error: CliError) => {
       return error.message === messages.create.cancelled && error.exitCode === 130;
     });
     assert.equal(treeHash(cwd.path), before);
+  });
+});
+
+describe('trellis create: the install step, in process', () => {
+  const run = (installer: (root: string) => Promise<{ ok: true } | { ok: false; reason: string }>) => {
+    const terminal = fakeTerminal(cwd.path, scriptedPrompts([]));
+    const roots: string[] = [];
+    const done = runCreate('shop', { yes: true, git: false }, terminal, async (root) => {
+      roots.push(root);
+      return installer(root);
+    });
+    return { terminal, roots, done };
+  };
+
+  it('runs after the files are written, behind a spinner, then says what is next', async () => {
+    const { terminal, roots, done } = run(async (root) => {
+      assert.ok(listFiles(root).includes('package.json'), 'the project is written first');
+      return { ok: true };
+    });
+    await done;
+    assert.deepEqual(roots, [join(cwd.path, 'shop')]);
+    assert.deepEqual(terminal.spinners, ['Creating shop/', 'Installing dependencies in shop/ (npm install)...']);
+    assert.match(terminal.lines.at(-2)!, /^Installed dependencies in \d+\.\d s\.$/);
+    assert.equal(terminal.lines.at(-1), 'Next: `cd shop && npm run dev`, then open http://localhost:8000/docs/ (tests: `npm test`).');
+  });
+
+  it('turns a failure into one CliError line with the retry command and keeps the project', async () => {
+    const { terminal, done } = run(async () => ({ ok: false, reason: '404 Not Found - GET https://registry.npmjs.org/trellis' }));
+    await assert.rejects(done, (error: CliError) => {
+      assert.equal(
+        error.message,
+        'npm install failed: 404 Not Found - GET https://registry.npmjs.org/trellis. The project is in shop/: fix the cause, then run `cd shop && npm install`',
+      );
+      return error.exitCode === 1;
+    });
+    assert.equal(terminal.lines.at(-1), 'Created shop/ with 23 files.');
+    assert.equal(listFiles(join(cwd.path, 'shop')).length, 23);
   });
 });

@@ -15,23 +15,23 @@ describe('trellis create', () => {
   afterEach(() => cwd.remove());
 
   it('creates the project without asking when no terminal is attached', async () => {
-    const { code, stdout, stderr } = await runCli(['create', 'demo', '--no-git'], cwd.path);
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--no-git', '--no-install'], cwd.path);
     assert.equal(stderr, '');
     assert.equal(code, 0);
     const out = lines(stdout);
-    assert.equal(out.filter((line) => /^ {2}CREATE demo\/\S+ \(\d+ bytes\)$/.test(line)).length, 21);
+    assert.equal(out.filter((line) => /^ {2}CREATE demo\/\S+ \(\d+ bytes\)$/.test(line)).length, 23);
     const tasksBytes = statSync(join(blueprintsDir, 'project', 'routers', 'tasks.ts')).size;
     assert.ok(out.includes(`  CREATE demo/routers/tasks.ts (${tasksBytes} bytes)`));
     assert.deepEqual(out.slice(-2), [
-      'Created demo/ with 21 files.',
-      'Next: `trellis run demo`, then open http://localhost:8000/docs/ (tests: `trellis test demo`).',
+      'Created demo/ with 23 files.',
+      'Next: `cd demo && npm install && npm run dev`, then open http://localhost:8000/docs/ (tests: `npm test`).',
     ]);
-    assert.equal(listFiles(join(cwd.path, 'demo')).length, 21);
+    assert.equal(listFiles(join(cwd.path, 'demo')).length, 23);
     assert.match(readFileSync(join(cwd.path, 'demo', 'config.yaml'), 'utf8'), /^app: \{ title: "Demo API",/m);
   });
 
   it('takes --title, --port and --minimal', async () => {
-    const { code } = await runCli(['create', 'shop', '--yes', '--no-git', '--minimal', '--title', 'Shop', '--port', '3000'], cwd.path);
+    const { code } = await runCli(['create', 'shop', '--yes', '--no-git', '--no-install', '--minimal', '--title', 'Shop', '--port', '3000'], cwd.path);
     assert.equal(code, 0);
     const config = readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8');
     assert.match(config, /^app: \{ title: "Shop",/m);
@@ -40,7 +40,7 @@ describe('trellis create', () => {
   });
 
   it('initializes git outside a repository', async () => {
-    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes'], cwd.path);
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--no-install'], cwd.path);
     assert.equal(code, 0);
     const insideRepo = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: cwd.path }).status === 0;
     if (spawnSync('git', ['--version']).error) {
@@ -57,24 +57,61 @@ describe('trellis create', () => {
     const before = treeHash(cwd.path);
     const { code, stdout } = await runCli(['create', 'demo', '--dry-run'], cwd.path);
     assert.equal(code, 0);
-    assert.equal(lines(stdout).filter((line) => line.startsWith('  CREATE demo/')).length, 21);
-    assert.equal(lines(stdout).at(-1), 'Dry run: demo/ would get these 21 files; nothing was written.');
+    assert.equal(lines(stdout).filter((line) => line.startsWith('  CREATE demo/')).length, 23);
+    assert.equal(lines(stdout).at(-1), 'Dry run: demo/ would get these 23 files; nothing was written.');
     assert.equal(treeHash(cwd.path), before);
   });
 
   it('writes into a non-empty folder only with --force', async () => {
     mkdirSync(join(cwd.path, 'demo'));
     writeFileSync(join(cwd.path, 'demo', 'notes.txt'), 'keep me');
-    const refused = await runCli(['create', 'demo', '--yes', '--no-git'], cwd.path);
+    const refused = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install'], cwd.path);
     assert.equal(refused.code, 1);
     assert.equal(
       refused.stderr,
       'trellis: demo/ exists and is not empty; choose another name, or use --force to write the project into it\n',
     );
-    const forced = await runCli(['create', 'demo', '--yes', '--no-git', '--force'], cwd.path);
+    const forced = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install', '--force'], cwd.path);
     assert.equal(forced.code, 0);
     assert.equal(readFileSync(join(cwd.path, 'demo', 'notes.txt'), 'utf8'), 'keep me');
     assert.ok(existsSync(join(cwd.path, 'demo', 'config.yaml')));
+  });
+});
+
+describe('trellis create: npm install', () => {
+  let cwd: ReturnType<typeof tempDir>;
+  beforeEach(() => (cwd = tempDir()));
+  afterEach(() => cwd.remove());
+
+  it('installs after writing: a failure is one line with the retry command, exit 1, the project kept', async () => {
+    writeFileSync(join(cwd.path, 'trellis.tgz'), 'not a tarball');
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--no-git', '--trellis-spec', './trellis.tgz'], cwd.path);
+    assert.equal(
+      stderr,
+      'trellis: npm install failed: TAR_BAD_ARCHIVE: Unrecognized archive format. ' +
+        'The project is in demo/: fix the cause, then run `cd demo && npm install`\n',
+    );
+    assert.equal(code, 1);
+    // Without a terminal the step is a plain line; no "Next:" after a failure.
+    assert.deepEqual(lines(stdout).slice(-2), ['Created demo/ with 23 files.', 'Installing dependencies in demo/ (npm install)...']);
+    const files = listFiles(join(cwd.path, 'demo'));
+    for (const file of ['package.json', 'config.yaml', '.env', 'routers/tasks.ts']) assert.ok(files.includes(file), file);
+    assert.equal(JSON.parse(readFileSync(join(cwd.path, 'demo', 'package.json'), 'utf8')).dependencies.trellis, 'file:../trellis.tgz');
+  });
+
+  it('refuses a --trellis-spec path that does not exist before writing anything', async () => {
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--trellis-spec', './missing.tgz'], cwd.path);
+    const missing = join(cwd.path, 'missing.tgz');
+    assert.equal(stderr, `trellis: Invalid --trellis-spec "./missing.tgz": ${missing} does not exist; give a tarball or folder path, a version or a tag\n`);
+    assert.deepEqual([code, stdout], [1, '']);
+    assert.deepEqual(listFiles(cwd.path), []);
+  });
+
+  it('installs nothing with --dry-run', async () => {
+    const { code, stdout } = await runCli(['create', 'demo', '--dry-run'], cwd.path);
+    assert.equal(code, 0);
+    assert.ok(!stdout.includes('Installing'));
+    assert.deepEqual(listFiles(cwd.path), []);
   });
 });
 
@@ -92,6 +129,8 @@ describe('trellis create: bad input is one line on stderr, exit 1, nothing writt
     [['create', 'demo', '--examples', 'products,blog'], 'Unknown example "blog"; the examples are: tasks, products, users, upload, pages, admin'],
     [['create', 'demo', '--minimal', '--examples', 'users'], 'Use --minimal or --examples, not both'],
     [['create', 'demo', '--bogus'], "unknown option '--bogus'"],
+    [['create', 'trellis'], 'Invalid project name "trellis": the project depends on the package trellis, so npm refuses that name'],
+    [['create', 'demo', '--trellis-spec', ''], 'Invalid --trellis-spec "": it is empty; give a tarball or folder path, a version or a tag'],
     [['create', 'file'], 'file exists and is not a folder; choose another name'],
     [['create', 'full'], 'full/ exists and is not empty; choose another name, or use --force to write the project into it'],
   ];

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { version } from '../../package.json';
-import { childrenOf, cleanup, copyFixture, FIXTURES, freshGet, http, ROOT, runCli, Running } from './run-support';
+import { childrenOf, cleanup, copyFixture, FIXTURES, freePort, freshGet, http, listenOn, ROOT, runCli, Running } from './run-support';
 
 const running: Running[] = [];
 const start = (args: string[], cwd?: string) => {
@@ -244,18 +243,3 @@ describe('trellis run (a real process)', () => {
     assert.deepEqual(await run.exited, { code: 0, signal: null });
   });
 });
-
-function listenOn(port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = await listenOn(0);
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

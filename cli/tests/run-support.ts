@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { get as getHttp } from 'node:http';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../../runtime/tests/support';
 
@@ -134,4 +135,21 @@ export function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
+}
+
+/** A TCP server on 127.0.0.1:`port` (0: any free port), e.g. to hold a port. */
+export function listenOn(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = await listenOn(0);
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

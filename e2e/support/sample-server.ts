@@ -1,17 +1,28 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'bin', 'trellis.js');
 
-/** A temporary folder holding a fresh sample project made by `trellis create`; `remove()` deletes it. */
+/**
+ * A temporary folder holding a fresh sample project made by `trellis create` (not installed: this checkout's
+ * `trellis run` brings the framework); `remove()` deletes it.
+ */
 export function createSampleProject(): { dir: string; remove(): void } {
   const parent = mkdtempSync(join(tmpdir(), 'trellis-e2e-'));
-  const created = spawnSync(process.execPath, [cli, 'create', 'demo', '--yes', '--no-git'], { cwd: parent, encoding: 'utf8' });
+  const args = [cli, 'create', 'demo', '--yes', '--no-git', '--no-install'];
+  const created = spawnSync(process.execPath, args, { cwd: parent, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`trellis create failed: ${created.stderr}`);
   return { dir: join(parent, 'demo'), remove: () => rmSync(parent, { recursive: true, force: true }) };
+}
+
+/** The admin token `create` wrote to the project's `.env` (config.yaml reads it as `${ADMIN_TOKEN}`). */
+export function adminToken(dir: string): string {
+  const line = /^ADMIN_TOKEN=(.+)$/m.exec(readFileSync(join(dir, '.env'), 'utf8'));
+  if (!line) throw new Error(`no ADMIN_TOKEN in ${dir}/.env`);
+  return line[1];
 }
 
 export interface RunningApp {
@@ -24,10 +35,13 @@ export interface RunningApp {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `trellis run <dir> --port 0 ...args` and resolves once the banner shows the address. */
+/**
+ * Starts `trellis run <dir> --port 0 ...args` and resolves once the banner shows the address. ADMIN_TOKEN comes
+ * from the environment, as in production.
+ */
 export function runProject(dir: string, args: string[] = []): Promise<RunningApp> {
   const child = spawn(process.execPath, [cli, 'run', dir, '--host', '127.0.0.1', '--port', '0', ...args], {
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined, NO_COLOR: '1' },
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, NO_COLOR: '1', ADMIN_TOKEN: adminToken(dir) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

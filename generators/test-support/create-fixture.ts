@@ -34,6 +34,8 @@ export function createFixture(): {
 
 /** Every file `create` writes for the full sample, sorted. */
 export const FULL = [
+  '.env',
+  '.env.example',
   '.gitignore',
   'README.md',
   'config.yaml',

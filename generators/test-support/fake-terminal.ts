@@ -22,19 +22,28 @@ export function scriptedPrompts(answers: Answer[]): Prompts & { asked: string[];
   return { input: answer('input'), confirm: answer('confirm'), checkbox: answer('checkbox'), asked, configs } as never;
 }
 
-/** A terminal for in-process command tests: fixed cwd, scripted prompts, captured output. */
-export function fakeTerminal(cwd: string, prompts: Prompts, interactive = true): Terminal & { lines: string[]; warnings: string[] } {
+/** A terminal for in-process command tests: fixed cwd, scripted prompts, captured output and spinner texts. */
+export function fakeTerminal(
+  cwd: string,
+  prompts: Prompts,
+  interactive = true,
+): Terminal & { lines: string[]; warnings: string[]; spinners: string[] } {
   const lines: string[] = [];
   const warnings: string[] = [];
+  const spinners: string[] = [];
   return {
     cwd: () => cwd,
     interactive: () => interactive,
     prompts: async () => prompts,
     out: (line) => void lines.push(line),
     warn: (line) => void warnings.push(line),
-    spinner: async () => ({ stop() {} }),
+    spinner: async (text) => {
+      spinners.push(text);
+      return { stop() {} };
+    },
     lines,
     warnings,
+    spinners,
   };
 }
 

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import fs, { existsSync, readdirSync, readFileSync } from 'node:fs';
+import fs, { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { createProject, resolveExamples } from '../index';
-import { blueprintsDir, frameworkDir, packageDir } from '../paths';
+import { blueprintsDir, packageRoot } from '../paths';
 import { createFixture, FULL } from '../test-support/create-fixture';
 import { listFiles } from '../test-support/tree';
 
 const { cwd, request, read } = createFixture();
+const own = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
+const ownRange = (name: string): string => own.dependencies?.[name] ?? own.devDependencies?.[name];
 
 describe('create: the full sample project', () => {
   it('writes every file of the layout, and nothing next to it', async () => {
@@ -20,7 +22,7 @@ describe('create: the full sample project', () => {
     assert.deepEqual(readdirSync(cwd().path), ['demo'], 'no staging folder is left behind');
   });
 
-  it('writes config.yaml as the issue shows it, plus the admin token', async () => {
+  it('writes config.yaml as the issue shows it, the admin token read from the environment', async () => {
     await createProject(request());
     assert.equal(
       read('config.yaml'),
@@ -32,12 +34,12 @@ static: { dir: static, url: /static }
 templates: { dir: templates }
 docs: { enabled: true, path: /docs }
 middleware: [timing]        # global middleware, by file name in middleware/
-admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization: Bearer <token>\`
+admin: { token: \${ADMIN_TOKEN} }        # from the environment (.env in development); routers/admin.ts wants \`Authorization: Bearer <token>\`
 `,
     );
   });
 
-  it('writes package.json with trellis scripts and no registry dependency', async () => {
+  it('writes package.json: trellis and the libraries the code imports, the dev tools, the scripts', async () => {
     await createProject(request());
     assert.equal(
       read('package.json'),
@@ -46,35 +48,97 @@ admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization
   "version": "0.1.0",
   "private": true,
   "description": "A demo.",
+  "engines": {
+    "node": "${own.engines.node}"
+  },
   "scripts": {
-    "start": "trellis run .",
+    "dev": "trellis run . --reload",
+    "build": "trellis build .",
+    "start": "node dist/main.js",
     "test": "trellis test .",
+    "typecheck": "tsc --noEmit",
     "doctor": "trellis doctor ."
+  },
+  "dependencies": {
+    "class-transformer": "${ownRange('class-transformer')}",
+    "class-validator": "${ownRange('class-validator')}",
+    "reflect-metadata": "${ownRange('reflect-metadata')}",
+    "trellis": "^${own.version}"
+  },
+  "devDependencies": {
+    "@swc/core": "${ownRange('@swc/core')}",
+    "@types/node": "^20",
+    "typescript": "~5.9.3"
   }
+}
+`,
+    );
+    // The ranges a user gets: class-validator 0.15 changed its API, trellis is tested with 0.14.
+    assert.match(ownRange('class-validator'), /^[~^]?0\.14\.\d+$/);
+    assert.match(ownRange('class-transformer'), /^[~^]?0\.5\.1$/);
+    assert.match(ownRange('reflect-metadata'), /^[~^]?0\.2\.\d+$/);
+    assert.equal(own.version, '0.1.0-pre.1');
+  });
+
+  it('writes tsconfig.json with decorator options, the node types and no path of this machine', async () => {
+    await createProject(request());
+    assert.equal(
+      read('tsconfig.json'),
+      `{
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "node16",
+    "moduleResolution": "node16",
+    "lib": ["ES2022"],
+    "types": ["node"],
+    "strict": true,
+    "experimentalDecorators": true,
+    "emitDecoratorMetadata": true,
+    "useDefineForClassFields": false,
+    "esModuleInterop": true,
+    "skipLibCheck": true,
+    "noEmit": true
+  },
+  "include": ["routers", "services", "middleware", "tests"]
 }
 `,
     );
   });
 
-  it('writes tsconfig.json with decorator options and paths to this installation', async () => {
+  it('writes .env with the admin token and .env.example for the repository; .gitignore keeps .env out', async () => {
     await createProject(request());
-    const { compilerOptions, include } = JSON.parse(read('tsconfig.json'));
-    assert.equal(compilerOptions.experimentalDecorators, true);
-    assert.equal(compilerOptions.emitDecoratorMetadata, true);
-    assert.deepEqual(compilerOptions.paths, {
-      trellis: [join(frameworkDir, 'index.ts')],
-      'trellis/*': [join(frameworkDir, '*')],
-      'class-validator': [packageDir('class-validator')],
-      'class-transformer': [packageDir('class-transformer')],
-    });
-    assert.ok(existsSync(compilerOptions.paths.trellis[0]));
-    assert.ok(existsSync(join(compilerOptions.typeRoots[0], 'node')));
-    assert.deepEqual(include, ['routers', 'services', 'middleware', 'tests']);
+    assert.equal(
+      read('.env'),
+      `# Settings for this machine, read by \`trellis run\` (npm run dev). Not committed: .gitignore lists it.
+# In production set them in the environment instead; .env.example lists them.
+ADMIN_TOKEN=secret-token
+# PORT=8000
+`,
+    );
+    assert.equal(
+      read('.env.example'),
+      `# The environment variables this app reads. Copy to .env for development (\`cp .env.example .env\`);
+# in production set them in the environment. PORT and HOST override server.port and server.host.
+ADMIN_TOKEN=change-me
+# PORT=8000
+# HOST=localhost
+`,
+    );
+    assert.equal(read('.gitignore'), 'node_modules/\ndist/\n*.log\n.DS_Store\n.env\n');
+  });
+
+  it('makes up a different admin token for each project', async () => {
+    await createProject(request({ adminToken: undefined }));
+    await createProject(request({ adminToken: undefined, name: 'other' }));
+    const token = (name: string) => /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(join(cwd().path, name, '.env'), 'utf8'))![1];
+    assert.match(token('demo'), /^[A-Za-z0-9_-]{24}$/);
+    assert.match(token('other'), /^[A-Za-z0-9_-]{24}$/);
+    assert.notEqual(token('demo'), token('other'));
   });
 
   it('renames _gitignore and copies binary files byte for byte', async () => {
     await createProject(request());
-    assert.equal(read('.gitignore'), 'node_modules/\ndist/\n*.log\n.DS_Store\n');
+    assert.equal(read('.gitignore'), 'node_modules/\ndist/\n*.log\n.DS_Store\n.env\n');
     const icon = readFileSync(join(cwd().path, 'demo', 'favicon.ico'));
     assert.deepEqual(icon, readFileSync(join(blueprintsDir, 'project', 'favicon.ico')));
     // ICONDIR: reserved 0, type 1 (icon), one image of 16x16 at 32 bpp whose bytes end the file.
@@ -88,11 +152,31 @@ admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization
     assert.equal(read('routers/tasks.ts'), readFileSync(join(blueprintsDir, 'project', 'routers', 'tasks.ts'), 'utf8'));
   });
 
-  it('writes a README on running, testing, adding, every endpoint and the editor paths', async () => {
+  it('writes a README on installing, developing, testing, building, deploying, every endpoint', async () => {
     await createProject(request());
     const readme = read('README.md');
     assert.match(readme, /^# Demo API\n\nA demo\.\n/);
-    for (const text of ['trellis run .', 'trellis test .', 'trellis doctor .', 'trellis add router orders', 'GET /products/search', 'POST /upload/file', 'GET /admin/stats', frameworkDir]) {
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(sections, ['Install', 'Develop', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
+    for (const text of [
+      'npm install',
+      'npm run dev',
+      'npm test',
+      'npm run typecheck',
+      'npm run doctor',
+      'npm run build',
+      'npm start',
+      'npm ci --omit=dev',
+      'ADMIN_TOKEN=... PORT=8080 HOST=0.0.0.0 node dist/main.js',
+      '| `ADMIN_TOKEN` |',
+      '| `PORT` |',
+      '| `HOST` |',
+      'npx trellis add router orders',
+      'GET /products/search',
+      'POST /upload/file',
+      'GET /admin/stats',
+      'http://localhost:8000/docs/',
+    ]) {
       assert.ok(readme.includes(text), text);
     }
     assert.ok(!readme.includes('{{'), 'every placeholder is filled');
@@ -102,7 +186,8 @@ admin: { token: "secret-token" }        # routers/admin.ts wants \`Authorization
     const title = 'Shop: "best" #1 & <co>';
     const description = "It's {{not}} a template; \\ backslash";
     await createProject(request({ title, description }));
-    const config = parseYaml(read('config.yaml'));
+    // `${ADMIN_TOKEN}` is read by trellis's config loader, not by plain YAML.
+    const config = parseYaml(read('config.yaml').replace('${ADMIN_TOKEN}', 'x'));
     assert.equal(config.app.title, title);
     assert.equal(config.app.description, description);
     assert.equal(config.app.version, '0.1.0');
@@ -115,6 +200,8 @@ describe('create --minimal and example choices', () => {
   it('keeps only tasks (and the layout) with no examples', async () => {
     await createProject(request({ examples: resolveExamples([]) }));
     assert.deepEqual(listFiles(join(cwd().path, 'demo')), [
+      '.env',
+      '.env.example',
       '.gitignore',
       'README.md',
       'config.yaml',
@@ -130,6 +217,8 @@ describe('create --minimal and example choices', () => {
     ]);
     assert.ok(!read('config.yaml').includes('admin'));
     assert.ok(!read('README.md').includes('/products'));
+    for (const file of ['.env', '.env.example', 'README.md']) assert.ok(!read(file).includes('ADMIN_TOKEN'), file);
+    assert.match(read('.env.example'), /^# PORT=8000$/m);
     assert.ok(read('README.md').includes('GET /tasks'));
   });
 
@@ -139,5 +228,6 @@ describe('create --minimal and example choices', () => {
     assert.deepEqual(routers, ['routers/tasks.ts', 'routers/upload.ts']);
     assert.match(read('config.yaml'), /^server: \{ host: localhost, port: 3000 \}$/m);
     assert.ok(read('README.md').includes('http://localhost:3000'));
+    assert.match(read('.env'), /^# PORT=3000$/m);
   });
 });

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createProject, EXAMPLE_NAMES, resolveExamples } from '../index';
 import { packageRoot } from '../paths';
+import { linkInstall } from '../test-support/linked-install';
 import { tempDir } from '../test-support/tree';
 
-// A project as `create` writes it must typecheck with its own tsconfig.json (the editor's view), pass its
-// own tests with `trellis test`, and get a clean bill of health from `trellis doctor`.
+// A project as `create` writes it must typecheck with its own tsconfig.json once its dependencies are in
+// node_modules (`npm run typecheck`: plain `tsc --noEmit`), pass its own tests with `trellis test`, and get a
+// clean bill of health from `trellis doctor`.
 
 interface Outcome {
   status: number;
@@ -15,7 +18,8 @@ interface Outcome {
 }
 
 // Without NODE_TEST_CONTEXT the child runner reports as a top-level run (TAP on stdout), not to this runner.
-const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
+// ADMIN_TOKEN is what `.env` would give `trellis run` (config.yaml reads `${ADMIN_TOKEN}`).
+const env = { ...process.env, NODE_TEST_CONTEXT: undefined, ADMIN_TOKEN: 'test-admin-token' };
 function node(args: string[], cwd: string): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => {
@@ -36,7 +40,10 @@ describe('a generated project', () => {
     const trellis = join(packageRoot, 'bin', 'trellis.js');
     for (const name of ['full', 'minimal']) {
       const dir = join(cwd.path, name);
-      outcomes.set(`tsc ${name}`, node([join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir));
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      linkInstall(dir, Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }));
+      const typecheck = manifest.scripts.typecheck.replace(/^tsc /, '');
+      outcomes.set(`tsc ${name}`, node([join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), ...typecheck.split(' ')], dir));
       outcomes.set(`test ${name}`, node([trellis, 'test', '.'], dir));
       outcomes.set(`doctor ${name}`, node([trellis, 'doctor', '.'], dir));
     }
@@ -44,7 +51,7 @@ describe('a generated project', () => {
   after(() => cwd.remove());
 
   for (const name of ['full', 'minimal']) {
-    it(`typechecks with its tsconfig.json (${name})`, async () => {
+    it(`typechecks with its tsconfig.json and its node_modules (${name})`, async () => {
       const tsc = await outcomes.get(`tsc ${name}`)!;
       assert.equal(tsc.output, '');
       assert.equal(tsc.status, 0);

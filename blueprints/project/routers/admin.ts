@@ -5,7 +5,7 @@ import { ProductService } from '../services/product_service';
 import { TaskService } from '../services/task_service';
 import { UserService } from '../services/user_service';
 
-/** Admin endpoints, behind router-scoped middleware: every request needs the Bearer token from config.yaml. */
+/** Admin endpoints, behind router-scoped middleware: every request needs the Bearer token (ADMIN_TOKEN). */
 @Injectable()
 export class AdminRouter extends router('/admin') {
   constructor(
