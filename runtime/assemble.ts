@@ -9,6 +9,7 @@ import type { Project } from './project';
 import { describeLoadError } from './load-error';
 import { classLine, methodLine } from './source-lines';
 
+/** What the caller decides over config.yaml: the address (flags, environment) and the app's logger. */
 export interface AppOverrides {
   host?: string;
   port?: number;
@@ -18,6 +19,11 @@ export interface AppOverrides {
 /**
  * The classes `config.yaml`'s `middleware: [...]` names, in that order; a name with no file, or a file
  * with several middleware classes and no default export, is a problem at its line in the list.
+ *
+ * @example
+ * ```ts
+ * const { classes, problems } = globalMiddleware(project, discover(project.dir));
+ * ```
  */
 export function globalMiddleware(project: Project, discovery: Discovery): { classes: Array<Class<Middleware>>; problems: Problem[] } {
   const classes: Array<Class<Middleware>> = [];
@@ -39,6 +45,11 @@ export function globalMiddleware(project: Project, discovery: Discovery): { clas
 /**
  * The app of a project without its routers: title, version and description from `config.yaml`, a
  * `Config` instance and every service provided for injection, global middleware added.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(project, discovery, globalMiddleware(project, discovery).classes);
+ * ```
  */
 export function createApp(project: Project, discovery: Discovery, middleware: Array<Class<Middleware>>, overrides: AppOverrides = {}): BaseRouter {
   const { settings, values } = project.config;
@@ -63,6 +74,14 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
 /**
  * Includes one router; what the framework rejects (duplicate route, unknown dependency...) becomes a problem
  * at the class, a setting its constructor found of the wrong kind a problem at its line in config.yaml.
+ *
+ * @example
+ * ```ts
+ * for (const router of discovery.routers) {
+ *   const problem = includeRouter(app, router, project);
+ *   if (problem) console.log(formatProblem(project.display, problem));
+ * }
+ * ```
  */
 export function includeRouter(app: BaseRouter, router: Found<RouterBase>, project: Pick<Project, 'dir' | 'config'>): Problem | undefined {
   try {

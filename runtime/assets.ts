@@ -8,6 +8,11 @@ const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 /**
  * Static files, templates and `favicon.ico`, as config.yaml says; each only when it exists (the banner
  * marks a missing folder and `trellis doctor` warns about it). The docs are an app option (`createApp`).
+ *
+ * @example
+ * ```ts
+ * mountAssets(app, project); // static/, templates/ and favicon.ico, when they exist
+ * ```
  */
 export function mountAssets(app: BaseRouter, project: Project): void {
   const { settings } = project.config;

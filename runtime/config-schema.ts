@@ -105,4 +105,23 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
 
 export const SECTIONS = [...Object.keys(SCHEMA), 'middleware'];
 
-export { port as portCheck, host as hostCheck };
+/**
+ * What is wrong with a port (an integer from 0 to 65535), or undefined: the rule of `--port`, `PORT` and
+ * `server.port`.
+ *
+ * @example
+ * ```ts
+ * portCheck(70000); // 'must be an integer from 0 to 65535, got 70000'
+ * ```
+ */
+export const portCheck: Check = port;
+
+/**
+ * What is wrong with a host name or address, or undefined: the rule of `--host`, `HOST` and `server.host`.
+ *
+ * @example
+ * ```ts
+ * hostCheck('0.0.0.0'); // undefined
+ * ```
+ */
+export const hostCheck: Check = host;

@@ -4,6 +4,14 @@ import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config
 import type { Environment } from './env-references';
 import { parseYaml, type ParsedYaml, type YamlIssue } from './yaml-source';
 
+/**
+ * The project's settings file, at its root (and at the root of a build).
+ *
+ * @example
+ * ```ts
+ * readFileSync(join(project.dir, CONFIG_FILE), 'utf8');
+ * ```
+ */
 export const CONFIG_FILE = 'config.yaml';
 const MAX_BYTES = 1024 * 1024;
 

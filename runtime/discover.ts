@@ -23,6 +23,7 @@ export interface FoundMiddleware {
   main: Class<Middleware> | undefined;
 }
 
+/** What a project's `services/`, `middleware/` and `routers/` hold, as `trellis run` serves it. */
 export interface Discovery {
   routers: Array<Found<RouterBase>>;
   /** Other classes exported from `routers/` (DTOs, response models), for `doctor`. */
@@ -40,6 +41,11 @@ export interface Discovery {
  * exported classes: every class of `services/` is a service, every `Middleware` subclass of `middleware/`
  * a middleware, every `router(...)` subclass of `routers/` a router (except one that another discovered
  * router extends: that one is a base class).
+ *
+ * @example
+ * ```ts
+ * const { routers, services, middleware, failures } = discover('/home/me/demo');
+ * ```
  */
 export function discover(dir: string): Discovery {
   const failures: Problem[] = [];

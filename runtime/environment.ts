@@ -6,6 +6,14 @@ import { ProjectError } from './project-error';
 import { hostCheck, portCheck } from './config-schema';
 import type { Environment } from './env-references';
 
+/**
+ * The development environment file at the project's root (never read by a build).
+ *
+ * @example
+ * ```ts
+ * existsSync(join(project.dir, DOTENV_FILE));
+ * ```
+ */
 export const DOTENV_FILE = '.env';
 const MAX_BYTES = 1024 * 1024;
 
@@ -14,6 +22,11 @@ const MAX_BYTES = 1024 * 1024;
  * not already set are added to `process.env`, so config.yaml's `${NAME}` and the project's own code see them.
  * The real environment wins, as with dotenv; a built app (`node dist/main.js`) reads no `.env`.
  * Returns the names it set.
+ *
+ * @example
+ * ```ts
+ * loadDotEnv('/home/me/demo'); // ['ADMIN_TOKEN'] (the names it set)
+ * ```
  */
 export function loadDotEnv(dir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = join(dir, DOTENV_FILE);
@@ -31,6 +44,11 @@ export function loadDotEnv(dir: string, env: NodeJS.ProcessEnv = process.env): s
 /**
  * `HOST` and `PORT` from the environment, checked like `--host`/`--port` (which win over them; they win over
  * config.yaml's `server.host`/`server.port`). An empty variable counts as unset.
+ *
+ * @example
+ * ```ts
+ * addressFromEnvironment({ PORT: '8080' }); // { host: undefined, port: 8080 }
+ * ```
  */
 export function addressFromEnvironment(env: Environment = process.env): { host?: string; port?: number } {
   const host = env.HOST || undefined;

@@ -9,6 +9,7 @@ import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
 
+/** A project (or build) opened, its classes found, its app assembled and checked, and where to listen. */
 export interface LoadedProject {
   project: Project;
   discovery: Discovery;
@@ -20,6 +21,12 @@ export interface LoadedProject {
 /**
  * Opens, discovers and assembles a project the way `trellis run` serves it, checking everything a
  * request would otherwise trip over. The first problem stops it: a `ProjectError` with `file:line: message`.
+ *
+ * @example
+ * ```ts
+ * const { app, address } = loadProject('demo');
+ * await app.listen(address);
+ * ```
  */
 export function loadProject(path: string, overrides: AppOverrides = {}): LoadedProject {
   const project = openProject(path);

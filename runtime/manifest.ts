@@ -7,9 +7,24 @@ import { messages } from './messages';
 import { ProjectError } from './project-error';
 import { sourceFiles } from './source-files';
 
-/** The manifest's name in a build folder. */
+/**
+ * The manifest's name in a build folder.
+ *
+ * @example
+ * ```ts
+ * const manifest = JSON.parse(readFileSync(join('dist', MANIFEST_FILE), 'utf8'));
+ * ```
+ */
 export const MANIFEST_FILE = 'trellis.manifest.json';
-/** The manifest format this runtime reads; a build of another format is refused (rebuild it). */
+
+/**
+ * The manifest format this runtime reads; a build of another format is refused (rebuild it).
+ *
+ * @example
+ * ```ts
+ * if (manifest.format !== MANIFEST_FORMAT) throw new Error('rebuild with trellis build');
+ * ```
+ */
 export const MANIFEST_FORMAT = 1;
 
 /** A compiled file of `services/`, `middleware/` or `routers/`, and the classes `run` takes from it. */

@@ -11,7 +11,15 @@ export interface Problem {
   code?: string;
 }
 
-/** One line: the file as the user reaches it from where they ran the command. */
+/**
+ * One line: the file as the user reaches it from where they ran the command.
+ *
+ * @example
+ * ```ts
+ * formatProblem('demo', { file: 'routers/tasks.ts', line: 12, message: 'duplicate route' });
+ * // 'demo/routers/tasks.ts:12: duplicate route'
+ * ```
+ */
 export function formatProblem(projectDisplay: string, problem: Problem): string {
   return `${join(projectDisplay, problem.file)}:${problem.line}: ${problem.message}`;
 }

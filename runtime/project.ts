@@ -20,6 +20,11 @@ export interface Project {
 /**
  * Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. In development
  * (the default) the project's `.env` is loaded first; `dotenv: false` leaves the environment as it is.
+ *
+ * @example
+ * ```ts
+ * const project = openProject('demo'); // { dir: '/home/me/demo', display: 'demo', config }
+ * ```
  */
 export function openProject(path: string, { dotenv = true }: { dotenv?: boolean } = {}): Project {
   const dir = resolve(path);
@@ -32,12 +37,26 @@ export function openProject(path: string, { dotenv = true }: { dotenv?: boolean 
   return { dir, display: path, config: readConfig(dir) };
 }
 
-/** The config issues as located problems. */
+/**
+ * The config issues as located problems.
+ *
+ * @example
+ * ```ts
+ * for (const problem of configProblems(openProject('.'))) console.log(formatProblem('.', problem));
+ * ```
+ */
 export function configProblems(project: Project): Problem[] {
   return project.config.issues.map((issue) => ({ file: CONFIG_FILE, ...issue }));
 }
 
-/** A path from config.yaml (relative to the project, or absolute) as an absolute path. */
+/**
+ * A path from config.yaml (relative to the project, or absolute) as an absolute path.
+ *
+ * @example
+ * ```ts
+ * projectPath(project, project.config.settings.static.dir); // '/home/me/demo/static'
+ * ```
+ */
 export function projectPath(project: Pick<Project, 'dir'>, path: string): string {
   return resolve(project.dir, path);
 }

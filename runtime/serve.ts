@@ -12,6 +12,7 @@ import { loadBuild } from './load-build';
 import { RunLog } from './run-log';
 import { gracePeriod, stopOnSignals } from './shutdown';
 
+/** How {@link serve} runs: the CLI's flags, and whether it serves a build. */
 export interface ServeOptions {
   host?: string;
   port?: number;
@@ -34,9 +35,14 @@ export interface ListeningMessage {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `trellis run` in this process (and a build's `main.js`, with `build: true`): loads the project, listens (flag > config.yaml > localhost:8000),
- * prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM. When requests
+ * `trellis run` in this process (and a build's `main.js`, with `build: true`): loads the project, listens
+ * (flag > PORT/HOST > config.yaml > localhost:8000), prints the banner, logs each request, and resolves after a graceful stop on SIGINT/SIGTERM. When requests
  * in flight were cut off (the grace period ran out, or a second signal came), it fails: exit code 1.
+ *
+ * @example
+ * ```ts
+ * await serve('.', { port: 0, accessLog: false }); // resolves after SIGINT/SIGTERM and a graceful stop
+ * ```
  */
 export async function serve(path: string, options: ServeOptions = {}): Promise<void> {
   const graceMs = gracePeriod();

@@ -8,6 +8,11 @@ const SKIPPED = /(\.d\.ts|\.test\.(ts|js)|\.spec\.(ts|js))$/;
  * The loadable source files under `<dir>/<folder>` (recursively), as paths relative to `dir` with `/`,
  * sorted so discovery order is the same on every machine. Tests, declaration files, dot-files and
  * `node_modules` are left out.
+ *
+ * @example
+ * ```ts
+ * sourceFiles('/home/me/demo', 'routers'); // ['routers/tasks.ts', 'routers/v2/items.ts']
+ * ```
  */
 export function sourceFiles(dir: string, folder: string): string[] {
   const root = join(dir, folder);

@@ -17,7 +17,14 @@ function linesOf(path: string): string[] {
 
 const escape = (name: string) => name.replace(/[$]/g, '\\$');
 
-/** The 1-based line of `class Name` in a file (absolute path), or 1. */
+/**
+ * The 1-based line of `class Name` in a file (absolute path), or 1.
+ *
+ * @example
+ * ```ts
+ * classLine('/home/me/demo/routers/tasks.ts', 'TaskRouter'); // 8
+ * ```
+ */
 export function classLine(file: string, className: string): number {
   const pattern = new RegExp(`\\bclass\\s+${escape(className)}\\b`);
   const index = linesOf(file).findIndex((line) => pattern.test(line));
@@ -28,6 +35,11 @@ export function classLine(file: string, className: string): number {
  * The line of method `name` of class `className`: decorators record where the class body ends, not
  * where each method is, so the method is found by name (a declaration, not a call like `this.name(`)
  * after the class line; `fallback` when it cannot be found.
+ *
+ * @example
+ * ```ts
+ * methodLine('/home/me/demo/routers/tasks.ts', 'TaskRouter', 'one'); // 21
+ * ```
  */
 export function methodLine(file: string, className: string, name: string, fallback = 1): number {
   const lines = linesOf(file);

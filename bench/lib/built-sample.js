@@ -1,7 +1,7 @@
 'use strict';
-// The sample project in its production form for the `node dist/main.js` contender: a copy of the sample with
-// trellis compiled as its package ships it (tsc of tsconfig.build.json: dist/ and package.json) in its
-// node_modules, next to the libraries the sample imports (linked from this checkout), then `trellis build`.
+// The sample project in its production form, for the `node dist/main.js` contender: a copy of the sample whose
+// package.json takes trellis from a tarball of this checkout (`npm pack`, cached by e2e/support/packed-trellis.ts),
+// installed by npm as a user installs it (no links into this checkout), then built by `trellis build`.
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -9,7 +9,23 @@ const { promisify } = require('node:util');
 const { ROOT } = require('./server');
 
 const run = promisify(execFile);
-const LINKED = ['class-validator', 'class-transformer', 'reflect-metadata', '@types'];
+
+// Run through register.js (the helper is TypeScript): packs once, points the project at the tarball, installs.
+const INSTALL = `
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { packedTrellis, installInto } = require('./e2e/support/packed-trellis.ts');
+const dir = process.argv[1];
+(async () => {
+  const file = join(dir, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  manifest.dependencies.trellis = 'file:' + (await packedTrellis());
+  writeFileSync(file, JSON.stringify(manifest, null, 2) + '\\n');
+  await installInto(dir);
+})().catch((error) => {
+  process.stderr.write(String(error.message));
+  process.exit(1);
+});`;
 
 /**
  * Resolves to `{ dir }` (the built copy of `sampleDir`: `node <dir>/dist/main.js` serves it) or `{ error }`.
@@ -18,18 +34,9 @@ const LINKED = ['class-validator', 'class-transformer', 'reflect-metadata', '@ty
  */
 async function buildSample(sampleDir, workDir) {
   try {
-    const trellis = path.join(workDir, 'trellis-package');
-    const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
-    await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(trellis, 'dist'), '--sourceMap', 'false'], { cwd: ROOT });
-    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(trellis, 'package.json'));
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(trellis, 'node_modules'));
-
     const dir = path.join(workDir, 'bench-built');
     fs.cpSync(sampleDir, dir, { recursive: true, filter: (file) => !file.split(path.sep).includes('node_modules') });
-    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    fs.rmSync(path.join(dir, 'node_modules', 'trellis'), { recursive: true, force: true });
-    fs.symlinkSync(trellis, path.join(dir, 'node_modules', 'trellis'));
-    for (const name of LINKED) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name));
+    await run(process.execPath, ['-r', './register.js', '-e', INSTALL, dir], { cwd: ROOT, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
     await run(process.execPath, [path.join(ROOT, 'bin', 'trellis.js'), 'build', dir], { cwd: workDir, timeout: 120_000 });
     return { dir };
   } catch (caught) {

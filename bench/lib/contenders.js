@@ -68,9 +68,10 @@ function contenders(sampleDir, builtDir) {
     list.push({
       id: 'trellis-built',
       label: 'node dist/main.js (sample, built)',
-      // PORT (set for every contender) and HOST reach the built app as they reach `trellis run`'s flags.
+      // PORT (set for every contender) and HOST reach the built app as they reach `trellis run`'s flags; a built
+      // app reads no .env, so the admin token its config.yaml wants comes from the environment, as in production.
       command: node(path.join(builtDir, 'dist', 'main.js')),
-      env: { HOST: '127.0.0.1' },
+      env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' },
       coldStartOnly: true,
     });
   }

@@ -13,8 +13,9 @@ export interface ReloadOptions {
 
 const BIN = join(__dirname, '..', '..', 'bin', 'trellis.js');
 const DEBOUNCE_MS = 150;
-// Changes here never change what the server does (static files are read per request).
-const IGNORED = /^(node_modules|\.git|tests|static)(\/|$)|(^|\/)\.|~$|\.sw.$/;
+// Changes here never change what the server does (static files are read per request; dist/ is what
+// `trellis build` writes, which `run` does not serve).
+const IGNORED = /^(node_modules|\.git|tests|static|dist)(\/|$)|(^|\/)\.|~$|\.sw.$/;
 
 /**
  * `trellis run --reload`: serves the project in a child process and starts a fresh one whenever a project

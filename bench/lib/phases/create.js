@@ -1,5 +1,5 @@
 'use strict';
-// `trellis create <name> --yes` wall time (no install), and the sample project the `trellis run`
+// `trellis create <name> --yes --no-install` wall time, and the sample project the `trellis run`
 // contender serves. When the CLI cannot make a project, the reason is returned instead.
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
@@ -12,7 +12,7 @@ const CLI = path.join(ROOT, 'bin', 'trellis.js');
 function createProject(workDir, name) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    execFile(process.execPath, [CLI, 'create', name, '--yes'], { cwd: workDir, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, 'create', name, '--yes', '--no-install'], { cwd: workDir, timeout: 120_000 }, (error, stdout, stderr) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const dir = path.join(workDir, name);
       if (error) return resolve({ error: (stderr || stdout || error.message).trim().split('\n').slice(-3).join(' ') });
