@@ -2,6 +2,7 @@
 export const messages = {
   unknownCommand: (name: string) => `Unknown command "${name}". Run \`trellis --help\` for the list.`,
   unexpected: (message: string) => `Unexpected error: ${message}`,
+  compilerMissing: "@swc/core is not installed (it compiles the project's TypeScript): run `npm install -D @swc/core`",
   project: {
     notFound: (path: string) => `${path} does not exist`,
     notADirectory: (path: string) => `${path} is not a folder`,

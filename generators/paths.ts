@@ -1,7 +1,10 @@
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
-/** The installed trellis package: the CLI runs from its TypeScript sources, so this is the repository root. */
-export const packageRoot = resolve(__dirname, '..');
+/**
+ * The trellis package's folder: the repository root when the CLI runs from its TypeScript sources, the
+ * installed package's folder when it runs compiled from `dist/`.
+ */
+export const packageRoot = basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
 
 /** Where the blueprints (plain project files) live. */
 export const blueprintsDir = join(packageRoot, 'blueprints');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
+import { requireCompiler } from './compiler';
 import { hostCheck, portCheck } from '../project/config-schema';
 
 interface RunFlags {
@@ -25,6 +26,7 @@ export function registerRun(program: Command): void {
     .option('--access-log', 'log one JSON line per request on stdout (default: config.yaml server.access_log, else on)')
     .option('--no-access-log', 'no line per request (errors are still logged)')
     .action(async (path: string, flags: RunFlags) => {
+      requireCompiler();
       const host = flags.host === undefined ? undefined : parseHost(flags.host);
       const port = flags.port === undefined ? undefined : parsePort(flags.port);
       const workers = parseWorkers(flags.workers ?? '1');

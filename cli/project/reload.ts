@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { packageRoot } from '../../generators/paths';
 import { messages } from '../messages';
 import { openProject } from './project';
 import type { ListeningMessage } from './serve';
@@ -13,7 +14,7 @@ export interface ReloadOptions {
   accessLog?: boolean;
 }
 
-const BIN = join(__dirname, '..', '..', 'bin', 'trellis.js');
+const BIN = join(packageRoot, 'bin', 'trellis.js');
 const DEBOUNCE_MS = 150;
 // Changes here never change what the server does (static files are read per request).
 const IGNORED = /^(node_modules|\.git|tests|static)(\/|$)|(^|\/)\.|~$|\.sw.$/;

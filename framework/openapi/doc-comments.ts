@@ -22,12 +22,27 @@ interface ClassDoc {
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 
 /**
+ * The TypeScript compiler API, or undefined when `typescript` is not installed (it is an optional peer
+ * dependency: a production install serves its docs without the comments).
+ */
+function loadTypeScript(): typeof TS | undefined {
+  try {
+    return require('typescript') as typeof TS;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/**
  * Reads doc comments from the files routes were declared in (TypeScript has no run-time docstrings).
  * Each file is parsed once, with the TypeScript parser loaded only when documentation is first built.
- * A file that cannot be read (e.g. shipped without sources) simply yields no comments.
+ * A file that cannot be read (e.g. shipped without sources), or no `typescript` installed, simply
+ * yields no comments.
  */
 export class DocComments {
   readonly #files = new Map<string, ClassDoc[]>();
+  #typescript: typeof TS | undefined | null = null;
 
   /** The JSDoc of a route's handler, found by class name (the router's or an ancestor's) and method name. */
   handler(route: RouteInfo): HandlerDoc | undefined {
@@ -51,7 +66,8 @@ export class DocComments {
     if (!file || !SOURCE.test(file)) return [];
     let classes = this.#files.get(file);
     if (!classes) {
-      classes = parseFile(file);
+      if (this.#typescript === null) this.#typescript = loadTypeScript();
+      classes = this.#typescript ? parseFile(this.#typescript, file) : [];
       this.#files.set(file, classes);
     }
     return classes;
@@ -72,14 +88,13 @@ function classNames(ctor: Function): string[] {
   return names;
 }
 
-function parseFile(file: string): ClassDoc[] {
+function parseFile(ts: typeof TS, file: string): ClassDoc[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  const ts = require('typescript') as typeof TS;
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const line = (pos: number) => sourceFile.getLineAndCharacterOfPosition(pos).line + 1;
   const classes: ClassDoc[] = [];
