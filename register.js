@@ -3,6 +3,8 @@
 // in node_modules/.cache/trellis or a private folder in the system's temporary folder; `TRELLIS_CACHE_DIR`
 // sets the folder, `TRELLIS_CACHE=off` turns the cache off).
 //
+// In the installed package trellis itself is compiled JavaScript (dist/): only the project's files go through swc.
+//
 // Source maps only where a user reads the lines: project code (load errors, stack traces and route
 // locations then give TypeScript lines), tests and tools. trellis's own framework/, runtime/, cli/ and generators/
 // go without (Node parses every map of every module loaded once maps are on, libraries' too), unless Node
@@ -40,11 +42,13 @@ Module._extensions['.ts'] = function loadTypeScript(module, filename) {
 
 const root = __dirname;
 const ownModules = path.join(root, 'node_modules') + path.sep;
+// A checkout runs trellis's TypeScript sources; the installed package has only its compiled dist/.
+const code = fs.existsSync(path.join(root, 'framework', 'index.ts')) ? '.' : './dist';
 const ALIASES = new Map([
-  ['trellis', './framework/index'],
-  ['trellis/param', './framework/param'],
-  ['trellis/testing', './framework/testing'],
-  ['trellis/runtime', './runtime/index'],
+  ['trellis', `${code}/framework/index`],
+  ['trellis/param', `${code}/framework/param`],
+  ['trellis/testing', `${code}/framework/testing`],
+  ['trellis/runtime', `${code}/runtime/index`],
   ['trellis/package.json', './package.json'],
   ['class-validator', 'class-validator'],
   ['class-transformer', 'class-transformer'],

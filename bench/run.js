@@ -11,6 +11,7 @@ const { pinning, pinSelf, machine } = require('./lib/cpu');
 const { writeWrkScripts, writeMixScript } = require('./lib/endpoints');
 const { parseOptions, USAGE } = require('./lib/options');
 const { assertWrk } = require('./lib/wrk');
+const { installPeers } = require('./lib/install');
 const { checkAll } = require('./lib/phases/check');
 const { runColdStart } = require('./lib/phases/cold-start');
 const { runCreate } = require('./lib/phases/create');
@@ -32,6 +33,7 @@ async function main(argv) {
   }
   const { settings } = options;
   assertWrk();
+  installPeers(log);
   const pin = pinning();
   pinSelf(pin);
   const started = Date.now();

@@ -2,6 +2,7 @@
 export const messages = {
   unknownCommand: (name: string) => `Unknown command "${name}". Run \`trellis --help\` for the list.`,
   unexpected: (message: string) => `Unexpected error: ${message}`,
+  compilerMissing: "@swc/core is not installed (it compiles the project's TypeScript): run `npm install -D @swc/core`",
   doctor: {
     description: 'Analyse the project at <path> without starting it: config, routes, errors and warnings.',
     title: (path: string) => `trellis doctor ${path}`,

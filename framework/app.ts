@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import type { ExpressApp } from './express-app';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
 import { positiveLimit, TrellisError } from './framework-error';
@@ -217,7 +218,7 @@ export class BaseRouter {
    * anything mounted with `app.express.use`). Created on first access, or by the first request no route
    * matches: an app that only serves its routes never loads Express.
    */
-  get express(): Express {
+  get express(): ExpressApp {
     if (!this.#express) {
       this.#express = this.#createExpress();
       this.#dispatcher = undefined;

@@ -21,6 +21,7 @@ export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route
 export { Injectable } from './decorators/injectable';
 export { BaseRouter } from './app';
 export type { AppOptions, RequestListener } from './app';
+export type { ExpressApp, ExpressErrorHandler, ExpressHandler } from './express-app';
 export type { DocsOptions } from './docs';
 export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './openapi';
 export { Middleware, ExpressMiddlewareAdapter } from './middleware';

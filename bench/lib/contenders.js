@@ -8,12 +8,16 @@ const app = (file) => path.join('bench', 'apps', file);
 const node = (...args) => () => [process.execPath, ...args];
 const ts = (file) => node('-r', './register.js', app(file));
 
+/** The installed version of a peer: bench's own node_modules (bench/package.json), else the repository's. */
 function versionOf(name) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return '?';
+  for (const modules of [path.join(ROOT, 'bench', 'node_modules'), path.join(ROOT, 'node_modules')]) {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(modules, name, 'package.json'), 'utf8')).version;
+    } catch {
+      // not installed there
+    }
   }
+  return '?';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
+import { requireCompiler } from './compiler';
 
 interface RunFlags {
   host?: string;
@@ -24,6 +25,7 @@ export function registerRun(program: Command): void {
     .option('--access-log', 'log one JSON line per request on stdout (default: config.yaml server.access_log, else on)')
     .option('--no-access-log', 'no line per request (errors are still logged)')
     .action(async (path: string, flags: RunFlags) => {
+      requireCompiler();
       // The runtime loads the framework: imported when the command runs, not when the CLI declares it.
       const runtime = await import('../../runtime');
       const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);

@@ -21,13 +21,25 @@ const OPTIONS = {
   mapped: { ...baseOptions, sourceMaps: 'inline' },
   plain: { ...baseOptions, sourceMaps: false },
 };
-// Part of every cache key: a new swc or new options never reuse old output.
-const SWC_VERSION = require('@swc/core/package.json').version;
 const OPTIONS_TEXT = JSON.stringify(OPTIONS);
 
 const cache = process.env.TRELLIS_CACHE === 'off' ? undefined : new CompileCache(cacheDirs(PACKAGE_ROOT));
 /** @type {typeof import('@swc/core') | undefined} loaded on the first cache miss (its native binding takes ~15 ms) */
 let swc;
+/** @type {string | undefined} part of every cache key: a new swc or new options never reuse old output */
+let swcVersion;
+
+/** @swc/core is an optional peer dependency: read when the first file is compiled, with the fix when it is missing. */
+function swcPackageVersion() {
+  try {
+    return require('@swc/core/package.json').version;
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    const missing = new Error("@swc/core is not installed (it compiles the project's TypeScript): run `npm install -D @swc/core`");
+    missing.code = 'TRELLIS_SWC_MISSING';
+    throw missing;
+  }
+}
 
 /**
  * The CommonJS code for a TypeScript file; `map` adds an inline source map (stack traces and load errors
@@ -38,7 +50,8 @@ let swc;
  * @returns {string}
  */
 function compileTypeScript(source, filename, map) {
-  const key = cache?.key(SWC_VERSION, OPTIONS_TEXT, String(map), filename, source);
+  swcVersion ??= swcPackageVersion();
+  const key = cache?.key(swcVersion, OPTIONS_TEXT, String(map), filename, source);
   const cached = key && cache.get(key);
   if (cached !== undefined) return cached;
   swc ??= require('@swc/core');

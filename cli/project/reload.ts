@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { packageRoot } from '../../generators/paths';
 import { messages } from '../messages';
 import { DOTENV_FILE, openProject, type ListeningMessage, type StopMessage } from '../../runtime';
 
@@ -11,7 +12,7 @@ export interface ReloadOptions {
   accessLog?: boolean;
 }
 
-const BIN = join(__dirname, '..', '..', 'bin', 'trellis.js');
+const BIN = join(packageRoot, 'bin', 'trellis.js');
 const DEBOUNCE_MS = 150;
 // Changes here never change what the server does (static files are read per request; dist/ is what
 // `trellis build` writes, which `run` does not serve).

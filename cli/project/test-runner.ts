@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { packageRoot } from '../../generators/paths';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { openProject } from '../../runtime';
 
-const REGISTER = join(__dirname, '..', '..', 'register.js');
+const REGISTER = join(packageRoot, 'register.js');
 const TEST_FILE = /\.test\.(ts|js)$/;
 
 /** `tests/**\/*.test.{ts,js}` of a project, relative to it, sorted. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface AssetSpec {
   /** Module path of the file in an installed package. */
@@ -27,6 +28,22 @@ const ASSETS: Record<string, AssetSpec> = {
   },
 };
 
+/**
+ * The package files behind the assets. The published package carries copies of them in `dist/vendor/`
+ * (scripts/build.js copies them with their licences), so installing trellis does not install ReDoc's
+ * React application and its ~100 dependencies for one prebuilt file; from the sources they come from the
+ * installed devDependencies.
+ */
+export const ASSET_FILES = Object.values(ASSETS).map((spec) => spec.file);
+
+// dist/framework/docs -> dist/vendor; absent when running from the sources
+const VENDOR = join(__dirname, '..', '..', 'vendor');
+
+function assetPath(file: string): string {
+  const vendored = join(VENDOR, file);
+  return existsSync(vendored) ? vendored : require.resolve(file);
+}
+
 export interface Asset {
   body: Buffer;
   type: string;
@@ -42,7 +59,7 @@ export function asset(name: string): Asset | undefined {
   let found = loaded.get(name);
   if (!found) {
     const { file, type, transform } = ASSETS[name];
-    const raw = readFileSync(require.resolve(file));
+    const raw = readFileSync(assetPath(file));
     const body = transform ? Buffer.from(transform(raw.toString('utf8'))) : raw;
     found = { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     loaded.set(name, found);

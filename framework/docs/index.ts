@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Express, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import type { ExpressApp } from '../express-app';
 import { TrellisError } from '../framework-error';
 import type { OpenAPIDocument } from '../openapi';
 import { asset } from './assets';
@@ -56,7 +57,7 @@ export function docsPrefix(option: DocsOptions | false | undefined): string | un
  * routes pay nothing): the landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml` and assets.
  * Pages are rendered once here; the document is built on first request and serialized once.
  */
-export function mountDocs(express: Express, prefix: string, source: DocsSource): void {
+export function mountDocs(express: ExpressApp, prefix: string, source: DocsSource): void {
   const { Router } = require('express') as typeof import('express');
   const info: PageInfo = { title: source.title, version: source.version, description: source.description, prefix };
   const fixed = (text: Text, type: string, headers = {}): RequestHandler => (_req, res) => reply(res, text, type, headers);

@@ -15,10 +15,23 @@ export interface HandlerDoc {
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 
 /**
+ * The TypeScript compiler API, or undefined when `typescript` is not installed (it is an optional peer
+ * dependency: a production install serves its docs without the comments).
+ */
+function loadTypeScript(): typeof TS | undefined {
+  try {
+    return require('typescript') as typeof TS;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/**
  * Reads doc comments from the files routes were declared in (TypeScript has no run-time docstrings).
  * Each file is parsed once, with the TypeScript parser loaded only when documentation is first built.
- * A file that cannot be read (e.g. shipped without sources) simply yields no comments. Given a
- * precomputed table (a build's), it reads only the table: no file, no parser.
+ * A file that cannot be read (e.g. shipped without sources), or no `typescript` installed, simply yields
+ * no comments. Given a precomputed table (a build's), it reads only the table: no file, no parser.
  */
 export class DocComments {
   readonly #files = new Map<string, readonly ClassDocs[]>();
@@ -80,6 +93,8 @@ function classNames(ctor: Function): string[] {
 }
 
 function readFile(file: string): ClassDocs[] {
+  const ts = loadTypeScript();
+  if (!ts) return [];
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

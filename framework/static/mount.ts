@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import type { ExpressApp } from '../express-app';
 import { TrellisError } from '../framework-error';
 import { HTTPException, defaultMessage } from '../http-exception';
 import { resolveInside } from './safe-path';
@@ -32,7 +33,7 @@ export function staticMount(prefix: string, dir: string): StaticMount {
  * app's JSON 404 (400 for malformed encoding, 405 for a method other than GET/HEAD on a file), never a byte
  * from outside the directory.
  */
-export function serveStatic(express: Express, { prefix, dir: root }: StaticMount): void {
+export function serveStatic(express: ExpressApp, { prefix, dir: root }: StaticMount): void {
   const serve = (require('express') as typeof import('express')).static(root, {
     index: false,
     redirect: false,

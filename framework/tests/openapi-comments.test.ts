@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Module from 'node:module';
 import { describe, it } from 'node:test';
 import { BaseRouter, Get, Post, router, type RouteInfo } from '../index';
 import { Header, Path } from '../param';
@@ -150,5 +151,34 @@ describe('OpenAPI summaries and descriptions from JSDoc', () => {
     // A file the table does not list has no comments: the source is not parsed.
     const other = new BaseRouter({ docComments: {} }).includeRouter(new Built());
     assert.equal(other.openapi().paths['/built'].get.summary, 'List');
+  });
+});
+
+describe('OpenAPI without the typescript package', () => {
+  it('builds the document without the comments when typescript cannot be found (a production install)', () => {
+    class NoteRouter extends router('/notes') {
+      /** List the notes. */
+      @Get() list() { return []; }
+    }
+    assert.equal(operations(new NoteRouter())['/notes'].get.summary, 'List the notes.');
+
+    // What a `npm install --omit=dev` without typescript looks like to require() (out of the module cache,
+    // else require() answers from it without resolving).
+    const loaded = require.resolve('typescript');
+    const cached = require.cache[loaded];
+    delete require.cache[loaded];
+    const loader = Module as unknown as { _resolveFilename(this: unknown, request: string, ...rest: unknown[]): string };
+    const resolve = loader._resolveFilename;
+    loader._resolveFilename = function (request, ...rest) {
+      if (request === 'typescript') throw Object.assign(new Error("Cannot find module 'typescript'"), { code: 'MODULE_NOT_FOUND' });
+      return resolve.call(this, request, ...rest);
+    };
+    try {
+      const paths = operations(new NoteRouter());
+      assert.equal(paths['/notes'].get.summary, 'List'); // the handler name in words, as with no comment
+    } finally {
+      loader._resolveFilename = resolve;
+      require.cache[loaded] = cached;
+    }
   });
 });

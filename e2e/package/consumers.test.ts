@@ -1,0 +1,96 @@
+// Real projects using trellis as installed from its `npm pack` tarball: a CommonJS and an ESM TypeScript
+// project, an Express 5 app mounting a trellis app, and type resolution of the entry points under every
+// moduleResolution. Each is compiled with plain tsc (skipLibCheck off) and run with plain node.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { installInto, packedTrellis } from '../support/packed-trellis';
+import { compileAll, consumerDependencies, consumerProject, request, root, startNode, type Running } from './consumer-support';
+
+const rootPackage = require(join(root, 'package.json')) as { devDependencies: Record<string, string> };
+const work = mkdtempSync(join(tmpdir(), 'trellis-consumers-'));
+// No @types/express here: trellis's public types must not need it.
+const plain = join(work, 'plain');
+// An existing Express app: express and @types/express are its own dependencies.
+const withExpress = join(work, 'with-express');
+const running: Running[] = [];
+const RESOLUTIONS = ['node10', 'node16', 'nodenext', 'bundler'];
+const plainProjects = ['cjs', 'esm', ...RESOLUTIONS.map((resolution) => `types/tsconfig.${resolution}.json`)];
+/** Each project's compiler errors ('' when clean), once both installs are done. */
+let compiled: Promise<Map<string, string>>;
+
+before(async () => {
+  const tarball = await packedTrellis();
+  consumerProject(plain, consumerDependencies(tarball), ['cjs', 'esm', 'types']);
+  consumerProject(
+    withExpress,
+    { ...consumerDependencies(tarball), express: '^5.1.0', '@types/express': rootPackage.devDependencies['@types/express'] },
+    ['express-app'],
+  );
+  await Promise.all([installInto(plain), installInto(withExpress)]);
+  // The premise of the type checks: nothing brought @types/express into the plain projects.
+  assert.equal(existsSync(join(plain, 'node_modules', '@types', 'express')), false);
+  compiled = Promise.all([compileAll(plainProjects, plain), compileAll(['express-app'], withExpress)]).then(
+    ([first, second]) => new Map([...first, ...second]),
+  );
+});
+
+after(async () => {
+  await Promise.all(running.map((app) => app.stop()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function assertCompiles(project: string): Promise<void> {
+  assert.equal((await compiled).get(project), '', `tsc errors in ${project}`);
+}
+
+async function start(base: string, project: string): Promise<Running> {
+  await assertCompiles(project);
+  const app = await startNode([join('dist', 'main.js')], join(base, project));
+  running.push(app);
+  return app;
+}
+
+describe('projects using the installed package', { concurrency: true }, () => {
+  it('a CommonJS TypeScript project: routes, path conversion and a class-validator DTO (422)', async () => {
+    const { url } = await start(plain, 'cjs');
+    assert.deepEqual(await request(`${url}/tasks/5`), { status: 200, body: { id: 5, module: 'commonjs' } });
+    assert.deepEqual(await request(`${url}/tasks`, { json: { title: 'Write docs' } }), { status: 201, body: { title: 'Write docs' } });
+    // The DTO's rules live in the project's class-validator; trellis validates with its own import of it:
+    // a 422 naming the field means both are one instance.
+    const invalid = await request(`${url}/tasks`, { json: { title: '' } });
+    assert.equal(invalid.status, 422);
+    assert.match(JSON.stringify(invalid.body), /title/);
+    // The docs pages' scripts come from the package's own copies (ReDoc's React app is not a dependency).
+    for (const asset of ['redoc.standalone.js', 'swagger-ui-bundle.js']) {
+      const response = await fetch(`${url}/docs/assets/${asset}`);
+      assert.equal(response.status, 200, asset);
+      assert.ok((await response.arrayBuffer()).byteLength > 500_000, asset);
+    }
+  });
+
+  it('an ESM TypeScript project (module nodenext): named imports of trellis, trellis/param and trellis/testing', async () => {
+    const app = await start(plain, 'esm');
+    assert.match(app.output(), /probe 200 \{"id":7,"module":"esm"\}/);
+    assert.deepEqual(await request(`${app.url}/tasks/8`), { status: 200, body: { id: 8, module: 'esm' } });
+    assert.equal((await request(`${app.url}/tasks`, { json: { title: 'x'.repeat(51) } })).status, 422);
+    assert.equal((await request(`${app.url}/tasks`, { json: { title: 'ok' } })).status, 201);
+  });
+
+  it('an Express 5 app mounting a trellis app under /api', async () => {
+    const { url } = await start(withExpress, 'express-app');
+    assert.deepEqual(await request(`${url}/health`), { status: 200, body: { ok: true, servedBy: 'express' } });
+    assert.deepEqual(await request(`${url}/api/tasks/3`), { status: 200, body: { id: 3, servedBy: 'trellis' } });
+    assert.equal((await request(`${url}/api/tasks`, { json: { title: 42 } })).status, 422);
+    assert.deepEqual(await request(`${url}/api/tasks`, { json: { title: 'mounted' } }), { status: 201, body: { title: 'mounted' } });
+    assert.deepEqual(await request(`${url}/api/legacy`), { status: 200, body: 'legacy route' });
+  });
+
+  for (const resolution of RESOLUTIONS) {
+    it(`types of trellis, trellis/param and trellis/testing resolve under moduleResolution ${resolution}`, async () => {
+      await assertCompiles(`types/tsconfig.${resolution}.json`);
+    });
+  }
+});
