@@ -29,15 +29,22 @@ export interface Finished {
   output: string;
 }
 
-/** Runs `node ...args` in `cwd` to its end; resolves with the exit code and stdout+stderr. */
+/** Runs `node ...args` in `cwd` to its end; resolves with the exit code and stdout+stderr (rejects after 90 s). */
 export function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`node ${args.join(' ')} did not finish within 90 s:\n${output}`));
+    }, 90_000);
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
   });
 }
 

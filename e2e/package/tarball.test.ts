@@ -20,8 +20,16 @@ before(async () => {
     .split('\n')
     .filter(Boolean)
     .map((entry) => entry.replace(/^package\//, ''));
-  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'cli-user', private: true, dependencies: { trellis: `file:${tarball}` } }));
-  await installInto(work);
+  // A project as `trellis create` makes it: the compilers are its devDependencies.
+  const { devDependencies } = require(join(root, 'package.json')) as { devDependencies: Record<string, string> };
+  const project = {
+    name: 'cli-user',
+    private: true,
+    dependencies: { trellis: `file:${tarball}` },
+    devDependencies: { '@swc/core': devDependencies['@swc/core'], typescript: devDependencies.typescript },
+  };
+  writeFileSync(join(work, 'package.json'), JSON.stringify(project, null, 2));
+  await installInto(work, ['--omit=dev']);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -85,9 +93,10 @@ describe('the npm pack tarball', () => {
 });
 
 describe('the installed CLI', () => {
-  it('is installed without @swc/core (an optional peer dependency)', () => {
+  it('a production install (--omit=dev) leaves out the compilers: trellis does not pull them in', () => {
     assert.equal(existsSync(join(work, 'node_modules', 'trellis', 'package.json')), true);
     assert.equal(existsSync(join(work, 'node_modules', '@swc', 'core')), false);
+    assert.equal(existsSync(join(work, 'node_modules', 'typescript')), false);
   });
 
   // Without @swc/core any TypeScript file would fail to load: these run on compiled JavaScript alone.
@@ -119,9 +128,8 @@ describe('the installed CLI', () => {
     }
   });
 
-  it('runs a project once @swc/core is installed (trellis from the package, the project compiled)', async () => {
-    const swc = (require(join(root, 'package.json')) as { devDependencies: Record<string, string> }).devDependencies['@swc/core'];
-    await installInto(work, ['--save-dev', `@swc/core@${swc}`]);
+  it('runs a project once the devDependencies are installed (trellis from the package, the project compiled)', async () => {
+    await installInto(work);
     const app = await startNode([trellis, 'run', project('served'), '--host', '127.0.0.1', '--port', '0'], work);
     try {
       assert.deepEqual(await request(`${app.url}/hello/world`), { status: 200, body: { hello: 'world' } });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ const cacheDir = join(root, 'node_modules', '.cache', 'trellis-pack');
 const COMPILED = ['framework', 'runtime', 'cli', 'generators'];
 const SHIPPED = ['bin', 'blueprints', 'register.js', 'README.md', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js'];
 const STALE_LOCK_MS = 5 * 60_000;
+const KEEP = 10;
 
 /**
  * The absolute path of a tarball of the current source made by `npm pack` (its `prepack` builds dist/).
@@ -28,12 +29,12 @@ export async function packedTrellis(): Promise<string> {
   const lock = `${tarball}.lock`;
   mkdirSync(cacheDir, { recursive: true });
   for (;;) {
-    if (existsSync(tarball)) return tarball;
+    if (existsSync(tarball)) return used(tarball);
     if (takeLock(lock)) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   try {
-    if (existsSync(tarball)) return tarball;
+    if (existsSync(tarball)) return used(tarball);
     const out = mkdtempSync(join(tmpdir(), 'trellis-pack-'));
     try {
       const { stdout } = await npm(['pack', '--json', '--pack-destination', out], root).catch((error: NpmError) => {
@@ -46,10 +47,31 @@ export async function packedTrellis(): Promise<string> {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+    prune();
     return tarball;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** Marks a cached tarball as just used (pruning keeps the most recently used ones). */
+function used(tarball: string): string {
+  const now = new Date();
+  try {
+    utimesSync(tarball, now, now);
+  } catch {
+    // another user's file in a shared cache: it is still usable
+  }
+  return tarball;
+}
+
+/** Keeps the KEEP most recently used tarballs (one per source state; other checkouts may share the cache). */
+function prune(): void {
+  const tarballs = readdirSync(cacheDir)
+    .filter((name) => name.endsWith('.tgz'))
+    .map((name) => ({ file: join(cacheDir, name), time: statSync(join(cacheDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.time - a.time);
+  for (const { file } of tarballs.slice(KEEP)) rmSync(file, { force: true });
 }
 
 /**
