@@ -46,17 +46,26 @@ export interface Serving {
 
 /** Starts a server command and resolves once its banner says `Running app ... on <url>`. */
 export function startServing(argv: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Serving> {
+  // Its own process group: `npm start` runs the server as a grandchild, which a signal must reach too.
   const child = spawn(argv[0], argv.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, NODE_TEST_CONTEXT: undefined, NO_COLOR: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // the group is gone
+    }
+  };
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 15_000;
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       reject(new Error(`no banner within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -69,8 +78,8 @@ export function startServing(argv: string[], options: { cwd?: string; env?: Node
         port: Number(match[2]),
         child,
         output: () => output,
-        stop: (signal = 'SIGTERM') => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        stop: (name = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) signal(name);
           return exited;
         },
       });
