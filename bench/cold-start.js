@@ -10,6 +10,7 @@ const path = require('node:path');
 const { buildSample } = require('./lib/built-sample');
 const { contenders: allContenders } = require('./lib/contenders');
 const { pinning, pinSelf } = require('./lib/cpu');
+const { installPeers } = require('./lib/install');
 const { checkAll } = require('./lib/phases/check');
 const { runColdStart } = require('./lib/phases/cold-start');
 const { runCreate } = require('./lib/phases/create');
@@ -27,6 +28,8 @@ async function main(argv) {
     else throw new Error(`unknown option ${argv[i]} (--runs N, --only a,b)`);
   }
   if (!(Number.isInteger(runs) && runs > 0)) throw new Error('--runs needs a positive whole number');
+  // The peers' apps need bench/node_modules (bench/package.json); Express and trellis come with trellis.
+  if (only.some((id) => ['fastify', 'hono', 'routing-controllers', 'nest'].includes(id))) installPeers(log);
   const pin = pinning();
   pinSelf(pin);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trellis-bench-'));

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
-import type { Environment } from './env-references';
-import { parseYaml, type ParsedYaml, type YamlIssue } from './yaml-source';
+import type { Environment } from './env-lookup';
+import { readConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
+import type { ParsedYaml, YamlIssue } from './yaml-source';
 
 /**
  * The project's settings file, at its root (and at the root of a build).
@@ -31,12 +32,14 @@ export interface LoadedConfig {
 
 /**
  * Reads `<dir>/config.yaml`; a missing file means defaults. `${NAME}` references in it are read from `env`.
+ * A build passes its `snapshot` of the file: while the file still reads the same, no YAML parser is loaded.
  */
-export function readConfig(dir: string, env: Environment = process.env): LoadedConfig {
+export function readConfig(dir: string, env: Environment = process.env, snapshot?: ConfigSnapshot): LoadedConfig {
   const file = join(dir, CONFIG_FILE);
   if (!existsSync(file)) return checkConfig(undefined, {});
   if (statSync(file).size > MAX_BYTES) return withIssue(file, 1, 'the file is larger than 1 MiB');
-  const parsed = parseYaml(readFileSync(file, 'utf8'), env);
+  const source = readFileSync(file, 'utf8');
+  const parsed = snapshot?.source === source ? readConfigSnapshot(snapshot, env) : parseYaml(source, env);
   if (parsed.issues.length) return { ...checkConfig(file, {}, parsed), issues: parsed.issues };
   return checkConfig(file, parsed.value, parsed);
 }
@@ -132,4 +135,9 @@ function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
+}
+
+// Loaded on first use: a build whose snapshot still holds never loads the YAML parser.
+function parseYaml(source: string, env: Environment): ParsedYaml {
+  return (require('./yaml-source') as typeof import('./yaml-source')).parseYaml(source, env);
 }

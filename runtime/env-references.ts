@@ -1,18 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { parse, Scalar, visit, type Document } from 'yaml';
+import { Scalar, visit, type Document } from 'yaml';
+import { lookupReference, parseReference, typedScalar, type Environment, type Reference } from './env-lookup';
 import type { YamlIssue } from './yaml-source';
 
-/** Where `${NAME}` references in config.yaml find their values: `process.env` by default. */
-export type Environment = Readonly<Record<string, string | undefined>>;
-
-interface Reference {
-  name: string;
-  /** What stands after `:-` (used when NAME is unset or empty) or `-` (unset only). */
-  fallback?: string;
-  emptyUsesFallback: boolean;
-}
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export type { Environment } from './env-lookup';
 
 /**
  * config.yaml with each `${...}` swapped for a token that is a plain scalar anywhere (also inside `{ }` and
@@ -82,7 +73,7 @@ export class EnvReferences {
       Scalar: (key, node) => {
         if (typeof node.value !== 'string' || !node.value.includes(this.#prefix)) return;
         if (key === 'key') {
-          node.value = node.value.replace(this.#pattern, (token) => this.#source(token));
+          node.value = this.keyText(node.value);
           return;
         }
         const text = node.value.replace(this.#pattern, (token) => {
@@ -105,10 +96,36 @@ export class EnvReferences {
 
   #lookup(token: string, env: Environment): string | undefined {
     const entry = this.#tokens.get(token)!;
-    if (typeof entry === 'string') return entry;
-    const value = env[entry.name];
-    if (value === undefined || (value === '' && entry.emptyUsesFallback)) return entry.fallback ?? value;
-    return value;
+    return typeof entry === 'string' ? entry : lookupReference(entry, env);
+  }
+
+  /**
+   * A masked value's text as what `resolve` reads in it: literal text (escaped `$${...}` included, as the
+   * `${...}` it stands for) and the references, in order. A build keeps these to resolve config.yaml at start
+   * without parsing YAML.
+   */
+  parts(value: string): Array<string | Reference> {
+    const parts: Array<string | Reference> = [];
+    let last = 0;
+    for (const match of value.matchAll(this.#pattern)) {
+      const entry = this.#tokens.get(match[0]);
+      if (entry === undefined) continue;
+      if (match.index > last) parts.push(value.slice(last, match.index));
+      parts.push(entry);
+      last = match.index + match[0].length;
+    }
+    if (last < value.length) parts.push(value.slice(last));
+    return parts;
+  }
+
+  /** Whether a value holds a reference (or an escaped `$${...}`) at all. */
+  has(value: string): boolean {
+    return value.includes(this.#prefix);
+  }
+
+  /** A key's text as written (keys are never resolved). */
+  keyText(value: string): string {
+    return value.replace(this.#pattern, (token) => this.#source(token));
   }
 
   #source(token: string): string {
@@ -118,27 +135,3 @@ export class EnvReferences {
     return `\${${entry.name}${tail}}`;
   }
 }
-
-function parseReference(body: string): Reference | undefined {
-  const cut = body.search(/:?-/);
-  const name = cut === -1 ? body : body.slice(0, cut);
-  if (!NAME.test(name)) return undefined;
-  if (cut === -1) return { name, emptyUsesFallback: false };
-  const emptyUsesFallback = body[cut] === ':';
-  return { name, fallback: body.slice(cut + (emptyUsesFallback ? 2 : 1)), emptyUsesFallback };
-}
-
-// What YAML's core schema makes of the text as a plain scalar (`''` is null, as an empty value is): a number,
-// boolean or null; else the text itself.
-function typedScalar(text: string): unknown {
-  if (text === '') return null;
-  if (/[\s:#,[\]{}&*!|>'"%@`]/.test(text)) return text;
-  try {
-    const value: unknown = parse(text, { schema: 'core' });
-    return value === null || typeof value === 'number' || typeof value === 'boolean' ? value : text;
-  } catch {
-    return text;
-  }
-}
-
-

@@ -4,7 +4,7 @@ import { parseEnv } from 'node:util';
 import { messages } from './messages';
 import { ProjectError } from './project-error';
 import { hostCheck, portCheck } from './config-schema';
-import type { Environment } from './env-references';
+import type { Environment } from './env-lookup';
 
 /**
  * The development environment file at the project's root (never read by a build).

@@ -26,8 +26,9 @@ import { configProblems, type Project } from './project';
  */
 export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedProject {
   const dir = resolve(path);
-  const project: Project = { dir, display: shown(dir), config: readConfig(dir), built: true };
-  const manifest = readManifest(dir, project.display);
+  const display = shown(dir);
+  const manifest = readManifest(dir, display);
+  const project: Project = { dir, display, config: readConfig(dir, process.env, manifest.configSnapshot), built: true };
   stopAt(project, configProblems(project));
   return assembleProject(project, discoveryOf(dir, manifest), overrides);
 }

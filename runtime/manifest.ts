@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClassDocs } from '../framework/index';
 import { CONFIG_FILE } from './config';
+import type { ConfigSnapshot } from './config-snapshot';
 import { exportsOf, type Discovery, type Found } from './discover';
 import { messages } from './messages';
 import { ProjectError } from './project-error';
@@ -54,6 +55,8 @@ export interface BuildManifest {
   trellis: string;
   /** `config.yaml` when the project has one (copied into the build), else null: defaults apply. */
   config: string | null;
+  /** config.yaml parsed at build time, read at start without a YAML parser (absent when the file had an issue). */
+  configSnapshot?: ConfigSnapshot;
   services: ManifestModule[];
   middleware: ManifestMiddleware[];
   routers: ManifestModule[];
@@ -72,7 +75,11 @@ export interface BuildManifest {
  * writeFileSync(join(distDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
  * ```
  */
-export function createManifest(dir: string, discovery: Discovery, meta: Pick<BuildManifest, 'trellis' | 'docComments'>): BuildManifest {
+export function createManifest(
+  dir: string,
+  discovery: Discovery,
+  meta: Pick<BuildManifest, 'trellis' | 'docComments' | 'configSnapshot'>,
+): BuildManifest {
   const nameOf = (found: Found) => exportName(dir, found);
   const modules = (folder: string, found: Found[]): ManifestModule[] =>
     sourceFiles(dir, folder).map((file) => ({ file, classes: found.filter((f) => f.file === file).map(nameOf) }));
@@ -86,6 +93,7 @@ export function createManifest(dir: string, discovery: Discovery, meta: Pick<Bui
     format: MANIFEST_FORMAT,
     trellis: meta.trellis,
     config: existsSync(join(dir, CONFIG_FILE)) ? CONFIG_FILE : null,
+    ...(meta.configSnapshot && { configSnapshot: meta.configSnapshot }),
     services: modules('services', discovery.services),
     middleware,
     routers: modules('routers', discovery.routers),

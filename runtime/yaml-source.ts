@@ -1,5 +1,7 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { EnvReferences, type Environment } from './env-references';
+import { randomBytes } from 'node:crypto';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node } from 'yaml';
+import type { Environment, Reference } from './env-lookup';
+import { EnvReferences } from './env-references';
 
 /** A problem in a YAML file, at a 1-based line. */
 export interface YamlIssue {
@@ -25,15 +27,7 @@ const MAX_ALIASES = 50;
  * a reference to an unset variable without a default is an issue: `NAME is not set`.
  */
 export function parseYaml(source: string, env: Environment = {}): ParsedYaml {
-  const lines = new LineCounter();
-  const references = new EnvReferences();
-  const masked = references.mask(source);
-  const doc = parseDocument(masked, { lineCounter: lines, schema: 'core', customTags: [], merge: false, prettyErrors: true });
-  const lineAt = (offset: number) => lines.linePos(offset).line;
-  const issues: YamlIssue[] = [...doc.errors, ...doc.warnings].map((problem) => ({
-    line: problem.linePos?.[0].line ?? lineAt(problem.pos[0]),
-    message: tidy(problem.message),
-  }));
+  const { doc, references, issues, lineAt } = readDocument(source);
   const lineOf = (path: readonly string[]) => lineOfPath(doc, path, lineAt);
   if (!issues.length) references.resolve(doc, env, lineAt);
   issues.push(...references.issues);
@@ -44,6 +38,93 @@ export function parseYaml(source: string, env: Environment = {}): ParsedYaml {
   } catch (error) {
     return { value: undefined, issues: [{ line: firstAliasLine(doc, lineAt), message: aliasMessage(error) }], lineOf };
   }
+}
+
+/** A value of config.yaml that holds references: what it is made of, whether it was written plain, its line. */
+export interface SnapshotReference {
+  parts: Array<string | Reference>;
+  plain: boolean;
+  line: number;
+}
+
+/** config.yaml parsed once, references left unresolved: see `ConfigSnapshot`. */
+export interface YamlSnapshot {
+  /** Stands, followed by an index into `references`, for each value that holds references. */
+  marker: string;
+  value: unknown;
+  references: SnapshotReference[];
+  /** The line of every key and list item, by path. */
+  lines: Array<[string[], number]>;
+}
+
+/**
+ * The document as `parseYaml` reads it, with each value that holds references replaced by a marker and kept
+ * apart, so it can be resolved in another process without a YAML parser; undefined when the file has an
+ * issue before references are read (that file is parsed again at start, which reports it).
+ */
+export function snapshotYaml(source: string): YamlSnapshot | undefined {
+  const { doc, references, issues, lineAt } = readDocument(source);
+  if (issues.length || references.issues.length) return undefined;
+  const marker = `trellis-value-${randomBytes(6).toString('hex')}-`;
+  const kept: SnapshotReference[] = [];
+  visit(doc, {
+    Scalar: (key, node) => {
+      if (typeof node.value !== 'string' || !references.has(node.value)) return;
+      if (key === 'key') {
+        node.value = references.keyText(node.value);
+        return;
+      }
+      kept.push({ parts: references.parts(node.value), plain: node.type === Scalar.PLAIN, line: lineAt(node.range?.[0] ?? 0) });
+      node.value = `${marker}${kept.length - 1}`;
+    },
+  });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES }) ?? {};
+  } catch {
+    return undefined;
+  }
+  return { marker, value, references: kept, lines: everyLine(doc, lineAt) };
+}
+
+function readDocument(source: string): { doc: Document; references: EnvReferences; issues: YamlIssue[]; lineAt: (offset: number) => number } {
+  const lines = new LineCounter();
+  const references = new EnvReferences();
+  const masked = references.mask(source);
+  const doc = parseDocument(masked, { lineCounter: lines, schema: 'core', customTags: [], merge: false, prettyErrors: true });
+  const lineAt = (offset: number) => lines.linePos(offset).line;
+  const issues: YamlIssue[] = [...doc.errors, ...doc.warnings].map((problem) => ({
+    line: problem.linePos?.[0].line ?? lineAt(problem.pos[0]),
+    message: tidy(problem.message),
+  }));
+  return { doc, references, issues, lineAt };
+}
+
+// What `lineOfPath` answers for each path it can reach (the first of duplicate keys, no path through an alias).
+function everyLine(doc: Document, lineAt: (offset: number) => number): Array<[string[], number]> {
+  const found: Array<[string[], number]> = [];
+  const walk = (node: unknown, path: string[], line: number) => {
+    if (isSeq(node)) {
+      node.items.forEach((item, index) => {
+        const at = (item as Node).range ? lineAt((item as Node).range![0]) : line;
+        found.push([[...path, String(index)], at]);
+        walk(item, [...path, String(index)], at);
+      });
+    } else if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const at = pair.key.range ? lineAt(pair.key.range[0]) : line;
+        found.push([[...path, key], at]);
+        walk(pair.value, [...path, key], at);
+      }
+    }
+  };
+  walk(doc.contents, [], 1);
+  return found;
 }
 
 // "Unresolved tag: tag:yaml.org,2002:js/function at line 2, column 10:\n<excerpt>" -> the first clause.

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
-import { createManifest, discover, formatProblem, MANIFEST_FILE, openProject, sourceFiles } from '../../runtime';
+import { CONFIG_FILE, createConfigSnapshot, createManifest, discover, formatProblem, MANIFEST_FILE, openProject, sourceFiles } from '../../runtime';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { copyAssets } from './assets';
@@ -24,7 +24,8 @@ export interface BuildOutput {
 /**
  * `trellis build [path]`: type-checks and compiles the project into `<path>/dist` (cleared first), copies
  * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, services
- * and middleware, and writes `trellis.manifest.json` (those, and the routers' doc comments) and `main.js`.
+ * and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments and config.yaml parsed)
+ * and `main.js`.
  * A type error, or a file that throws while loading, fails it with `file:line` lines.
  */
 export function buildProject(path: string, output: BuildOutput): void {
@@ -47,7 +48,9 @@ export function buildProject(path: string, output: BuildOutput): void {
   const discovery = discover(outDir);
   if (discovery.failures.length) throw new CliError(formatProblem(shownOut, discovery.failures[0]));
   const docComments = buildDocComments(project.dir, outDir, compiled.files);
-  const manifest = createManifest(outDir, discovery, { trellis: version, docComments });
+  const config = join(outDir, CONFIG_FILE);
+  const configSnapshot = existsSync(config) ? createConfigSnapshot(readFileSync(config, 'utf8')) : undefined;
+  const manifest = createManifest(outDir, discovery, { trellis: version, docComments, configSnapshot });
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, 'main.js'), MAIN_JS);
 

@@ -120,12 +120,24 @@ describe('trellis build', () => {
     assert.deepEqual(manifest.middleware.map((m: { name: string; main: string }) => [m.name, m.main]), [['require_token', 'RequireToken'], ['timing', 'Timing']]);
     const taskRouter = manifest.docComments['routers/tasks.js'].find((c: { name: string }) => c.name === 'TaskRouter');
     assert.equal(taskRouter.methods.list.summary, 'Lists every task, oldest first.');
+    assert.equal(manifest.configSnapshot.source, readFileSync(join(dist, 'config.yaml'), 'utf8'));
   });
 
   it('serves from node dist/main.js what trellis run serves, docs included, without TypeScript, sources or the CLI', async () => {
+    // What the process has loaded once it listens, and by the time it exits.
     const probe = join(work, 'probe.js');
-    const loaded = join(work, 'loaded.json');
-    writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const [atStart, loaded] = [join(work, 'at-start.json'), join(work, 'loaded.json')];
+    writeFileSync(
+      probe,
+      [
+        "const { writeFileSync } = require('node:fs');",
+        'const modules = () => JSON.stringify(Object.keys(require.cache));',
+        "const { Server } = require('node:http');",
+        'const listen = Server.prototype.listen;',
+        `Server.prototype.listen = function (...args) { this.once('listening', () => writeFileSync(${JSON.stringify(atStart)}, modules())); return listen.apply(this, args); };`,
+        `process.on('exit', () => writeFileSync(${JSON.stringify(loaded)}, modules()));`,
+      ].join('\n'),
+    );
     const dev = start(['app'], work);
     const built = start([], app, ['--require', probe, join('dist', 'main.js')]);
     const [devUrl, builtUrl] = await Promise.all([dev.url(), built.url(undefined, BUILT_BANNER_END)]);
@@ -141,18 +153,31 @@ describe('trellis build', () => {
     assert.ok(modules.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))), 'the probe saw the app');
     const cli = join(work, 'trellis', 'dist', 'cli');
     assert.deepEqual(modules.filter((file) => file.endsWith('.ts') || /[/\\](typescript|@swc)[/\\]/.test(file) || file.startsWith(cli) || file.startsWith(join(ROOT, 'cli'))), []);
+    // Nor, to start, a YAML parser: config.yaml is read from the manifest's snapshot while the file is as built.
+    const started = JSON.parse(readFileSync(atStart, 'utf8')) as string[];
+    assert.ok(started.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))));
+    assert.deepEqual(started.filter((file) => /[/\\]yaml[/\\]/.test(file)), []);
   });
 
-  it('keeps serving after the project folder moves, docs included', async () => {
+  it('keeps serving after the project folder moves, docs included, and reads dist/config.yaml edited after the build', async () => {
     const moved = join(work, 'moved');
     mkdirSync(moved);
     renameSync(app, join(moved, 'app'));
     app = join(moved, 'app');
-    const built = start([], app, [join('dist', 'main.js')]);
-    const url = await built.url(undefined, BUILT_BANNER_END);
-    assert.equal((await http(`${url}/tasks/1`)).status, 200);
-    assert.match((await http(`${url}/docs/openapi.json`)).text, /"summary":"Returns one task; 404 when no task has this id\."/);
-    await stop(built);
+    const config = join(app, 'dist', 'config.yaml');
+    const built = readFileSync(config, 'utf8');
+    writeFileSync(config, built.replace(/title: [^,}]+/, 'title: Edited After The Build'));
+    try {
+      const server = start([], app, [join('dist', 'main.js')]);
+      const url = await server.url(undefined, BUILT_BANNER_END);
+      assert.equal((await http(`${url}/tasks/1`)).status, 200);
+      const docs = (await http(`${url}/docs/openapi.json`)).text;
+      assert.match(docs, /"summary":"Returns one task; 404 when no task has this id\."/);
+      assert.match(docs, /"title":"Edited After The Build"/);
+      await stop(server);
+    } finally {
+      writeFileSync(config, built);
+    }
   });
 
   it('fails on a type error with file:line:col, and leaves the previous build in place', async () => {

@@ -1,0 +1,39 @@
+// How a `${...}` reference of config.yaml reads the environment, apart from YAML: used when config.yaml is parsed
+// (env-references.ts) and when a build's snapshot of it is read (config-snapshot.ts), which loads no YAML parser.
+import { coreScalar } from './yaml-scalar';
+
+/** Where `${NAME}` references in config.yaml find their values: `process.env` by default. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** One `${NAME}`, `${NAME:-default}` or `${NAME-default}`. */
+export interface Reference {
+  name: string;
+  /** What stands after `:-` (used when NAME is unset or empty) or `-` (unset only). */
+  fallback?: string;
+  emptyUsesFallback: boolean;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The reference written between `${` and `}`, or undefined when it is not one (`${1X}`, `${}`). */
+export function parseReference(body: string): Reference | undefined {
+  const cut = body.search(/:?-/);
+  const name = cut === -1 ? body : body.slice(0, cut);
+  if (!NAME.test(name)) return undefined;
+  if (cut === -1) return { name, emptyUsesFallback: false };
+  const emptyUsesFallback = body[cut] === ':';
+  return { name, fallback: body.slice(cut + (emptyUsesFallback ? 2 : 1)), emptyUsesFallback };
+}
+
+/** The value of a reference in `env` (its fallback when unset, or empty with `:-`); undefined when unset without one. */
+export function lookupReference(reference: Reference, env: Environment): string | undefined {
+  const value = env[reference.name];
+  if (value === undefined || (value === '' && reference.emptyUsesFallback)) return reference.fallback ?? value;
+  return value;
+}
+
+/**
+ * The value of a scalar written as one plain reference (`port: ${PORT}`): typed as YAML's core schema types
+ * the text (`8212` a number, `false` a boolean, an empty value null), anything else a string.
+ */
+export const typedScalar = (text: string): unknown => coreScalar(text);
