@@ -54,10 +54,12 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
   const server = await listenOrExplain(listener, host, port, project.config.settings.server);
   exitOnUncaughtError(server, log);
+  // Signals are taken before the banner says the app is up: a SIGTERM sent on reading it stops it gracefully.
+  const stopped = stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
-  const outcome = await stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
+  const outcome = await stopped;
   if (outcome === 'grace-expired') throw new ProjectError(messages.run.graceExpired(graceMs));
   if (outcome === 'interrupted') throw new ProjectError(messages.run.interrupted);
 }
