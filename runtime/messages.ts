@@ -20,11 +20,16 @@ export const messages = {
     middleware: (count: number) => `  Middleware:  ${count} loaded`,
     workers: (count: number) => `  Workers:     ${count}`,
     doctorHint: (path: string) => `Run \`trellis doctor ${path}\` for a more detailed analysis.`,
-    portInUse: (host: string, port: number) =>
-      `port ${port} is already in use on ${host}; choose another with --port (e.g. --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free port)`,
-    portDenied: (host: string, port: number) =>
-      `not allowed to listen on ${host}:${port} (ports below 1024 need privileges); choose another with --port`,
-    hostUnavailable: (host: string) => `cannot listen on ${host}: no such address on this machine; choose another with --host`,
+    // A build's main.js has no flags: the environment chooses its address.
+    portInUse: (host: string, port: number, built = false) => {
+      const next = port === 65535 ? port - 1 : port + 1;
+      const how = built ? `PORT (e.g. PORT=${next}, or PORT=0 for any free port)` : `--port (e.g. --port ${next}, or --port 0 for any free port)`;
+      return `port ${port} is already in use on ${host}; choose another with ${how}`;
+    },
+    portDenied: (host: string, port: number, built = false) =>
+      `not allowed to listen on ${host}:${port} (ports below 1024 need privileges); choose another with ${built ? 'PORT' : '--port'}`,
+    hostUnavailable: (host: string, built = false) =>
+      `cannot listen on ${host}: no such address on this machine; choose another with ${built ? 'HOST' : '--host'}`,
     listenFailed: (host: string, port: number, reason: string) => `cannot listen on ${host}:${port}: ${reason}`,
     appInvalid: (path: string, reason: string) => `the app in ${path} cannot start: ${reason}`,
     shuttingDown: (signal: string) => `Shutting down (${signal}): finishing requests in flight`,

@@ -52,7 +52,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const { host, port } = address;
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
-  const server = await listenOrExplain(listener, host, port, project.config.settings.server);
+  const server = await listenOrExplain(listener, host, port, project.config.settings.server, options.build === true);
   exitOnUncaughtError(server, log);
   // Signals are taken before the banner says the app is up: a SIGTERM sent on reading it stops it gracefully.
   const stopped = stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
@@ -69,6 +69,7 @@ async function listenOrExplain(
   host: string,
   port: number,
   server: ProjectSettings['server'],
+  built: boolean,
 ): Promise<Server> {
   try {
     return await listen(listener, {
@@ -82,9 +83,9 @@ async function listenOrExplain(
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new ProjectError(messages.run.portInUse(host, port));
-    if (code === 'EACCES') throw new ProjectError(messages.run.portDenied(host, port));
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ProjectError(messages.run.hostUnavailable(host));
+    if (code === 'EADDRINUSE') throw new ProjectError(messages.run.portInUse(host, port, built));
+    if (code === 'EACCES') throw new ProjectError(messages.run.portDenied(host, port, built));
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ProjectError(messages.run.hostUnavailable(host, built));
     throw new ProjectError(messages.run.listenFailed(host, port, error instanceof Error ? error.message : String(error)));
   }
 }

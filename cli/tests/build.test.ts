@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createProject, projectDefaults, resolveExamples } from '../../generators';
-import { http, ROOT, runCli, Running } from './run-support';
+import { http, listenOn, ROOT, runCli, Running } from './run-support';
 
 const TOKEN = 'build-test-token';
 // PORT for a trellis that reads it; config.yaml's port is set to 0 as well.
@@ -214,6 +214,18 @@ describe('trellis build', () => {
       assert.match(alone.stderr, /^trellis: cannot find the trellis package from .*: install the project's dependencies \(npm ci --omit=dev\)\n$/);
     } finally {
       rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  it('names PORT, not a flag it does not have, when the port is taken', async () => {
+    const blocker = await listenOn(0);
+    try {
+      const port = String((blocker.address() as { port: number }).port);
+      const taken = spawnSync(process.execPath, [join('dist', 'main.js')], { cwd: app, encoding: 'utf8', env: { ...process.env, ...ENV, HOST: '127.0.0.1', PORT: port } });
+      assert.equal(taken.status, 1);
+      assert.equal(taken.stderr, `trellis: port ${port} is already in use on 127.0.0.1; choose another with PORT (e.g. PORT=${Number(port) + 1}, or PORT=0 for any free port)\n`);
+    } finally {
+      blocker.close();
     }
   });
 });
