@@ -46,7 +46,7 @@ describe('a project made from the package', { timeout: 600_000 }, () => {
     renameSync(project, moved);
     project = moved;
 
-    const server = await startServing([NPM, 'start'], { cwd: moved, env: { PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'prod-token' } });
+    const server = await startServing([NPM, 'start'], { cwd: moved, group: true, timeoutMs: 60_000, env: { PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'prod-token' } });
     servers.push(server);
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await fetch(`${server.url}/tasks`)).status, 200);

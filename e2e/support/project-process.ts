@@ -44,20 +44,27 @@ export interface Serving {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts a server command and resolves once its banner says `Running app ... on <url>`. */
-export function startServing(argv: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Serving> {
-  // Its own process group: `npm start` runs the server as a grandchild, which a signal must reach too.
+/**
+ * Starts a server command and resolves once its banner says `Running app ... on <url>`. With `group`, the
+ * command gets its own process group and signals go to the whole group: `npm start` runs the server as a
+ * grandchild, which a signal must reach too (as a container's stop does).
+ */
+export function startServing(
+  argv: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; group?: boolean } = {},
+): Promise<Serving> {
   const child = spawn(argv[0], argv.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, NODE_TEST_CONTEXT: undefined, NO_COLOR: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    detached: options.group === true,
   });
   const signal = (name: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, name);
+      if (options.group) process.kill(-child.pid!, name);
+      else child.kill(name);
     } catch {
-      // the group is gone
+      // already gone
     }
   };
   let output = '';

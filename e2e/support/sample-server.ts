@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServing, type Serving } from './project-process';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'bin', 'trellis.js');
@@ -25,50 +26,13 @@ export function adminToken(dir: string): string {
   return line[1];
 }
 
-export interface RunningApp {
-  url: string;
-  port: number;
-  child: ChildProcess;
-  /** Everything the process printed so far. */
-  output(): string;
-  /** Sends `signal` and resolves with the exit code once the process is gone. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
+/** A `trellis run` of the sample, started by `runProject`. */
+export type RunningApp = Serving;
 
 /**
  * Starts `trellis run <dir> --port 0 ...args` and resolves once the banner shows the address. ADMIN_TOKEN comes
  * from the environment, as in production.
  */
 export function runProject(dir: string, args: string[] = []): Promise<RunningApp> {
-  const child = spawn(process.execPath, [cli, 'run', dir, '--host', '127.0.0.1', '--port', '0', ...args], {
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined, NO_COLOR: '1', ADMIN_TOKEN: adminToken(dir) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 15 s:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /Running app .* on (http:\/\/[^\s]+:(\d+))/.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[1],
-        port: Number(match[2]),
-        child,
-        output: () => output,
-        stop: (signal = 'SIGTERM') => {
-          if (child.exitCode === null) child.kill(signal);
-          return exited;
-        },
-      });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`trellis run exited with ${code}:\n${output}`));
-    });
-  });
+  return startServing([process.execPath, cli, 'run', dir, '--host', '127.0.0.1', '--port', '0', ...args], { env: { ADMIN_TOKEN: adminToken(dir) } });
 }
