@@ -16,7 +16,7 @@
  */
 import 'reflect-metadata';
 
-export { router, RouterBase } from './router';
+export { router, RouterBase, isRouterClass } from './router';
 export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route';
 export { Injectable } from './decorators/injectable';
 export { BaseRouter } from './app';
@@ -24,6 +24,7 @@ export type { AppOptions, RequestListener } from './app';
 export type { ExpressApp, ExpressErrorHandler, ExpressHandler } from './express-app';
 export type { DocsOptions } from './docs';
 export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './openapi';
+export { parseDocComments } from './openapi/doc-comments';
 export { Middleware, ExpressMiddlewareAdapter } from './middleware';
 export type { CallNext, ExpressMiddleware, MiddlewareLike } from './middleware';
 export { Request } from './request';
@@ -41,7 +42,8 @@ export { TrellisError, ERROR_CODES } from './framework-error';
 export type { ErrorCode } from './framework-error';
 export type { ExceptionHandler, Logger } from './exception-handlers';
 export type { RouteInfo } from './routing/collect';
-export type { RouteOptions, HttpMethod } from './metadata';
+export type { RouteOptions, HttpMethod, Class } from './metadata';
+export { hasValidationRules } from './pipeline/validate';
 export { Config, ConfigValueError } from './config';
-export { serverUrl, closeGracefully } from './server';
+export { listen, serverUrl, closeGracefully } from './server';
 export type { ListenOptions, Server } from './server';

@@ -5,6 +5,14 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** A scalar type a path, query or header value can be converted to. */
 export type ScalarType = 'string' | 'number' | 'integer' | 'boolean';
+/**
+ * A class whose instances are `T` (a router, service, middleware or DTO class).
+ *
+ * @example
+ * ```ts
+ * const services: Class[] = [TaskService, UserService];
+ * ```
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Class<T = any> = new (...args: any[]) => T;
 

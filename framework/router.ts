@@ -36,6 +36,15 @@ export function router(basePath: string): abstract new () => RouterBase {
   return Router;
 }
 
+/**
+ * Whether `value` is a router class (extends `router(...)`): what project discovery mounts.
+ *
+ * @example
+ * ```ts
+ * isRouterClass(TaskRouter); // true
+ * isRouterClass(TaskService); // false
+ * ```
+ */
 export function isRouterClass(value: unknown): value is new (...args: never[]) => RouterBase {
   return typeof value === 'function' && value.prototype instanceof RouterBase;
 }

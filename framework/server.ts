@@ -53,7 +53,14 @@ export interface ListenOptions {
 /** The defaults of the {@link ListenOptions} timeouts and connection cap, in milliseconds and connections. */
 export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 30_000, maxConnections: 1_000 });
 
-/** Starts a Node HTTP server on `listener`; resolves once it accepts connections. */
+/**
+ * Starts a Node HTTP server on `listener`; resolves once it accepts connections.
+ *
+ * @example
+ * ```ts
+ * const server = await listen(app.handler, { host: 'localhost', port: 0, bodyTimeout: 10_000 });
+ * ```
+ */
 export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {
   const headersTimeout = options.headersTimeout ?? 30_000;
   const server = createServer(

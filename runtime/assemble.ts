@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { BaseRouter, Config, TrellisError, type Logger, type Middleware, type RouterBase } from '../framework/index';
-import type { Class } from '../framework/metadata';
+import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type RouterBase } from '../framework/index';
 import { CONFIG_FILE } from './config';
 import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { lookupReference, typedScalar, type Environment } from './env-lookup';
+import { resolveValue, type Environment } from './env-lookup';
 import type { ParsedYaml, YamlIssue, YamlSnapshot } from './yaml-source';
 
 /**
@@ -41,18 +41,7 @@ export function createConfigSnapshot(source: string): ConfigSnapshot | undefined
 export function readConfigSnapshot(snapshot: ConfigSnapshot, env: Environment): ParsedYaml {
   const issues: YamlIssue[] = [];
   // In document order, as the parser resolves them: their issues come in the same order.
-  const values = snapshot.references.map(({ parts, plain, line }) => {
-    let text = '';
-    for (const part of parts) {
-      if (typeof part === 'string') text += part;
-      else {
-        const value = lookupReference(part, env);
-        if (value === undefined) issues.push({ line, message: `${part.name} is not set` });
-        text += value ?? '';
-      }
-    }
-    return plain && parts.length === 1 && typeof parts[0] === 'object' ? typedScalar(text) : text;
-  });
+  const values = snapshot.references.map(({ parts, plain, line }) => resolveValue(parts, plain, env, line, issues));
   const lines = new Map(snapshot.lines.map(([path, line]) => [JSON.stringify(path), line]));
   const lineOf = (path: readonly string[]) => (path.length === 0 ? 1 : lines.get(JSON.stringify(path)));
   issues.sort((a, b) => a.line - b.line);

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { Middleware, type DocCommentTable, type RouterBase } from '../framework/index';
-import { isRouterClass } from '../framework/router';
-import type { Class } from '../framework/metadata';
+import { isRouterClass, Middleware, type Class, type DocCommentTable, type RouterBase } from '../framework/index';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';

@@ -33,7 +33,25 @@ export function lookupReference(reference: Reference, env: Environment): string 
 }
 
 /**
- * The value of a scalar written as one plain reference (`port: ${PORT}`): typed as YAML's core schema types
- * the text (`8212` a number, `false` a boolean, an empty value null), anything else a string.
+ * A config.yaml value made of literal text and references, resolved from `env`: typed as YAML's core schema types
+ * it when the value is one plain reference (`port: ${PORT}` is a number), else text. An unset reference without
+ * a default is an issue at `line` (and reads as empty).
  */
-export const typedScalar = (text: string): unknown => coreScalar(text);
+export function resolveValue(
+  parts: ReadonlyArray<string | Reference>,
+  plain: boolean,
+  env: Environment,
+  line: number,
+  issues: Array<{ line: number; message: string }>,
+): unknown {
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') text += part;
+    else {
+      const value = lookupReference(part, env);
+      if (value === undefined) issues.push({ line, message: `${part.name} is not set` });
+      text += value ?? '';
+    }
+  }
+  return plain && parts.length === 1 && typeof parts[0] === 'object' ? coreScalar(text) : text;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Scalar, visit, type Document } from 'yaml';
-import { lookupReference, parseReference, typedScalar, type Environment, type Reference } from './env-lookup';
+import { parseReference, resolveValue, type Environment, type Reference } from './env-lookup';
 import type { YamlIssue } from './yaml-source';
 
 export type { Environment } from './env-lookup';
@@ -76,27 +76,10 @@ export class EnvReferences {
           node.value = this.keyText(node.value);
           return;
         }
-        const text = node.value.replace(this.#pattern, (token) => {
-          const value = this.#lookup(token, env);
-          if (value === undefined) {
-            const { name } = this.#tokens.get(token) as Reference;
-            this.issues.push({ line: lineAt(node.range?.[0] ?? 0), message: `${name} is not set` });
-            return '';
-          }
-          return value;
-        });
-        node.value = node.type === Scalar.PLAIN && this.#isOneReference(node.value) ? typedScalar(text) : text;
+        const line = lineAt(node.range?.[0] ?? 0);
+        node.value = resolveValue(this.parts(node.value), node.type === Scalar.PLAIN, env, line, this.issues);
       },
     });
-  }
-
-  #isOneReference(value: string): boolean {
-    return value.startsWith(this.#prefix) && typeof this.#tokens.get(value) === 'object';
-  }
-
-  #lookup(token: string, env: Environment): string | undefined {
-    const entry = this.#tokens.get(token)!;
-    return typeof entry === 'string' ? entry : lookupReference(entry, env);
   }
 
   /**

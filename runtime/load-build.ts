@@ -1,7 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { Middleware, type DocCommentTable, type RouterBase } from '../framework/index';
-import type { Class } from '../framework/metadata';
-import { isRouterClass } from '../framework/router';
+import { isRouterClass, Middleware, type Class, type DocCommentTable, type RouterBase } from '../framework/index';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
 import { exportsOf, type Discovery, type Found, type FoundMiddleware } from './discover';

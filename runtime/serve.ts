@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { RequestListener } from '../framework/index';
-import { listen, type Server } from '../framework/server';
+import { listen, type RequestListener, type Server } from '../framework/index';
 import { ProjectError } from './project-error';
 import type { ProjectSettings } from './config-schema';
 import { messages } from './messages';

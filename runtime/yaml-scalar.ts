@@ -15,7 +15,7 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
  * ```ts
  * coreScalar('8212'); // 8212
  * coreScalar('false'); // false
- * coreScalar('0x1F'); // '0x1F' (hexadecimal digits are lower-case x only: 0x1f is 31)
+ * coreScalar('0x1F'); // 31
  * coreScalar('s3cret'); // 's3cret'
  * ```
  */

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { ClassDocs } from '../../framework/index';
-import { parseDocComments } from '../../framework/openapi/doc-comments';
+import { parseDocComments, type ClassDocs } from '../../framework/index';
 import type { CompiledFile } from './compile';
 
 /**

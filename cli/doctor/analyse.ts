@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { BaseRouter, Middleware, RouteInfo } from '../../framework/index';
-import type { Class } from '../../framework/metadata';
+import type { BaseRouter, Class, Middleware, RouteInfo } from '../../framework/index';
 import { classLine, CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';

@@ -1,6 +1,5 @@
 import { join, relative, sep } from 'node:path';
-import type { RouteInfo } from '../../framework/index';
-import type { RouterBase } from '../../framework/router';
+import type { RouteInfo, RouterBase } from '../../framework/index';
 import { classLine, createApp, includeRouter, methodLine, type Discovery, type Found, type Project } from '../../runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
 

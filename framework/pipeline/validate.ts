@@ -10,7 +10,14 @@ const OPTIONS: ValidatorOptions = {
   validationError: { target: false, value: false },
 };
 
-/** Whether class-validator knows any rule of `cls` (without one, whitelisting would strip every property). */
+/**
+ * Whether class-validator knows any rule of `cls` (without one, whitelisting would strip every property).
+ *
+ * @example
+ * ```ts
+ * hasValidationRules(TaskIn); // true when a property has @IsString() or another rule
+ * ```
+ */
 export function hasValidationRules(cls: Class): boolean {
   return getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).length > 0;
 }

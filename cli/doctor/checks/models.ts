@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import type { RouteInfo } from '../../../framework/index';
-import type { Class } from '../../../framework/metadata';
-import { hasValidationRules } from '../../../framework/pipeline/validate';
+import { hasValidationRules, type Class, type RouteInfo } from '../../../framework/index';
 import { classLine, type Found } from '../../../runtime';
 import type { Finding } from '../report';
 

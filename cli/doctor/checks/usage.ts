@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import type { RouteInfo } from '../../../framework/index';
-import type { Class } from '../../../framework/metadata';
+import type { Class, RouteInfo } from '../../../framework/index';
 import { classLine, type Discovery, type Found } from '../../../runtime';
 import type { Finding } from '../report';
 
