@@ -8,7 +8,7 @@ import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
 import type { MiddlewareLike } from './middleware';
 import { Request } from './request';
-import { isRouterClass, RouterBase } from './router';
+import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
@@ -122,10 +122,10 @@ export class BaseRouter {
    * Mounts a router: an instance, or a router class that the app builds, injecting its constructor
    * parameters from provided services. Duplicate routes fail here, naming both handlers.
    */
-  includeRouter(router: RouterBase | Class<RouterBase>): this {
-    let instance: RouterBase;
-    if (router instanceof RouterBase) instance = router;
-    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<RouterBase>);
+  includeRouter(router: Controller | Class<Controller>): this {
+    let instance: Controller;
+    if (router instanceof Controller) instance = router;
+    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<Controller>);
     else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     const records = collectRoutes(instance);
     for (const record of records) this.#table.add(record.method, record.path, record, record.label);

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 /**
  * An error that becomes an HTTP response: `{ "error": message }` with `status`.
  *
@@ -28,16 +29,9 @@ export class HTTPException extends Error {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
-};
-
-/** The reason phrase for a status, falling back to Node's table. */
+/** The reason phrase for a status, from Node's table (`http.STATUS_CODES`). */
 export function defaultMessage(status: number): string {
-  return STATUS_TEXT[status] ?? require('node:http').STATUS_CODES[status] ?? 'Error';
+  return STATUS_CODES[status] ?? 'Error';
 }
 
 /** Detail of one failed check in a 422 response. */

@@ -16,7 +16,7 @@
  */
 import 'reflect-metadata';
 
-export { router, RouterBase, isRouterClass } from './router';
+export { router, Controller, isRouterClass } from './router';
 export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route';
 export { Injectable } from './decorators/injectable';
 export { BaseRouter } from './app';

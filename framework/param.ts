@@ -9,5 +9,5 @@
  *                        @Query('verbose', { default: false }) verbose: boolean) { ... }
  * ```
  */
-export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/param';
-export type { PathOptions, ValueOptions, BodyOptions } from './decorators/param';
+export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/parameter';
+export type { PathOptions, ValueOptions, BodyOptions } from './decorators/parameter';

@@ -1,10 +1,19 @@
 import { metadataChain, metadataOf } from './metadata';
 import type { MiddlewareLike } from './middleware';
 
-const routerMiddleware = new WeakMap<RouterBase, MiddlewareLike[]>();
+const routerMiddleware = new WeakMap<Controller, MiddlewareLike[]>();
 
-/** What every router class extends; made by {@link router}. */
-export abstract class RouterBase {
+/**
+ * The superclass of every router class (`class TaskRouter extends router('/tasks')`): what `includeRouter`
+ * takes, as an instance or a class. Named apart from the app, {@link BaseRouter}, on purpose.
+ *
+ * @example
+ * ```ts
+ * const tasks: Controller = new TaskRouter();
+ * tasks.addMiddleware(RequireToken);
+ * ```
+ */
+export abstract class Controller {
   /**
    * Adds middleware to this router's routes only. It runs before parameters are read and validated,
    * so it can reject a request (401, 403) before a 422.
@@ -30,8 +39,8 @@ export abstract class RouterBase {
  * }
  * ```
  */
-export function router(basePath: string): abstract new () => RouterBase {
-  abstract class Router extends RouterBase {}
+export function router(basePath: string): abstract new () => Controller {
+  abstract class Router extends Controller {}
   metadataOf(Router).basePath = basePath;
   return Router;
 }
@@ -45,14 +54,14 @@ export function router(basePath: string): abstract new () => RouterBase {
  * isRouterClass(TaskService); // false
  * ```
  */
-export function isRouterClass(value: unknown): value is new (...args: never[]) => RouterBase {
-  return typeof value === 'function' && value.prototype instanceof RouterBase;
+export function isRouterClass(value: unknown): value is new (...args: never[]) => Controller {
+  return typeof value === 'function' && value.prototype instanceof Controller;
 }
 
 export function basePathOf(ctor: Function): string {
   return metadataChain(ctor).find((m) => m.basePath !== undefined)?.basePath ?? '';
 }
 
-export function middlewareOf(instance: RouterBase): MiddlewareLike[] {
+export function middlewareOf(instance: Controller): MiddlewareLike[] {
   return routerMiddleware.get(instance) ?? [];
 }

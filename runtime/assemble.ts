@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type RouterBase } from '../framework/index';
+import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type Controller } from '../framework/index';
 import { CONFIG_FILE } from './config';
 import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';
@@ -82,7 +82,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
  * }
  * ```
  */
-export function includeRouter(app: BaseRouter, router: Found<RouterBase>, project: Pick<Project, 'dir' | 'config'>): Problem | undefined {
+export function includeRouter(app: BaseRouter, router: Found<Controller>, project: Pick<Project, 'dir' | 'config'>): Problem | undefined {
   try {
     app.includeRouter(router.cls);
     return undefined;

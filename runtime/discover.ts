@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isRouterClass, Middleware, type Class, type DocCommentTable, type RouterBase } from '../framework/index';
+import { isRouterClass, Middleware, type Class, type DocCommentTable, type Controller } from '../framework/index';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';
@@ -23,7 +23,7 @@ export interface FoundMiddleware {
 
 /** What a project's `services/`, `middleware/` and `routers/` hold, as `trellis run` serves it. */
 export interface Discovery {
-  routers: Array<Found<RouterBase>>;
+  routers: Array<Found<Controller>>;
   /** Other classes exported from `routers/` (DTOs, response models), for `doctor`. */
   models: Found[];
   services: Found[];
@@ -72,11 +72,11 @@ export function discover(dir: string): Discovery {
     middleware.push({ name: moduleName(file, 'middleware'), file, classes, main: byDefault ?? (classes.length === 1 ? classes[0] : undefined) });
   }
 
-  const candidates: Array<Found<RouterBase>> = [];
+  const candidates: Array<Found<Controller>> = [];
   const models: Found[] = [];
   for (const { file, exports } of load('routers')) {
     for (const value of Object.values(exports)) {
-      if (isRouterClass(value)) add(candidates, { cls: value as Class<RouterBase>, file });
+      if (isRouterClass(value)) add(candidates, { cls: value as Class<Controller>, file });
       else if (isClass(value) && !isMiddlewareClass(value) && !(value.prototype instanceof Error)) add(models, { cls: value, file });
     }
   }

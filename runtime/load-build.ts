@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isRouterClass, Middleware, type Class, type DocCommentTable, type RouterBase } from '../framework/index';
+import { isRouterClass, Middleware, type Class, type DocCommentTable, type Controller } from '../framework/index';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
 import { exportsOf, type Discovery, type Found, type FoundMiddleware } from './discover';
@@ -67,11 +67,11 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
     const main = entry.main === null ? undefined : take<Middleware>(entry, exports, entry.main, isMiddleware);
     middleware.push({ name: entry.name, file: entry.file, classes, main });
   }
-  const routers: Array<Found<RouterBase>> = [];
+  const routers: Array<Found<Controller>> = [];
   for (const entry of manifest.routers) {
     const exports = load(entry);
     for (const name of exports ? entry.classes : []) {
-      const cls = take<RouterBase>(entry, exports!, name, isRouterClass);
+      const cls = take<Controller>(entry, exports!, name, isRouterClass);
       if (cls) routers.push({ cls, file: entry.file });
     }
   }

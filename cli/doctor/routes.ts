@@ -1,15 +1,15 @@
 import { join, relative, sep } from 'node:path';
-import type { RouteInfo, RouterBase } from '../../framework/index';
+import type { RouteInfo, Controller } from '../../framework/index';
 import { classLine, createApp, includeRouter, methodLine, type Discovery, type Found, type Project } from '../../runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */
 export interface RouterRoutes {
-  found: Found<RouterBase>;
+  found: Found<Controller>;
   /** Empty when the framework rejected the router (see the findings). */
   routes: readonly RouteInfo[];
   /** The built router, reusable in a full app; undefined when rejected or without routes. */
-  instance?: RouterBase;
+  instance?: Controller;
   rejected: boolean;
   rows: RouteRow[];
 }
@@ -37,7 +37,7 @@ export function routesByRouter(project: Project, discovery: Discovery): { router
   return { routers, findings };
 }
 
-function rowOf(project: Project, found: Found<RouterBase>, route: RouteInfo): RouteRow {
+function rowOf(project: Project, found: Found<Controller>, route: RouteInfo): RouteRow {
   const file = (route.source && inside(project.dir, route.source.file)) ?? found.file;
   const absolute = join(project.dir, file);
   const className = found.cls.name;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { metadataChain, type HttpMethod, type SourceLocation, type ParamDefinition, type RouteOptions } from '../metadata';
-import { compileArguments, type ArgumentsReader } from '../pipeline/params';
-import { basePathOf, middlewareOf, type RouterBase } from '../router';
+import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
+import { basePathOf, middlewareOf, type Controller } from '../router';
 import type { MiddlewareLike } from '../middleware';
 import { joinPath, pathParams } from './path';
 
@@ -12,7 +12,7 @@ export interface RouteInfo {
   path: string;
   /** `TaskRouter.one` */
   label: string;
-  router: RouterBase;
+  router: Controller;
   handlerName: string | symbol;
   options: RouteOptions;
   params: ParamDefinition[];
@@ -30,7 +30,7 @@ export interface RouteRecord extends RouteInfo {
 }
 
 /** Reads a router's declared endpoints (its own and inherited), checks them and compiles argument readers. */
-export function collectRoutes(instance: RouterBase): RouteRecord[] {
+export function collectRoutes(instance: Controller): RouteRecord[] {
   const ctor = instance.constructor;
   const chain = metadataChain(ctor);
   const basePath = basePathOf(ctor);

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BaseRouter, Config } from '../../framework/index';
 import type { Class } from '../../framework/metadata';
-import { isRouterClass, type RouterBase } from '../../framework/router';
+import { isRouterClass, type Controller } from '../../framework/router';
 import { TestClient } from '../../framework/testing';
 import { blueprintsDir } from '../paths';
 import { file, multipart as multipartBody } from '../../framework/tests/fixtures/uploads/multipart';
@@ -20,10 +20,10 @@ export function exportsOf(folder: string): Record<string, unknown> {
 }
 
 /** Every router class the sample's `routers/` exports, by class name. */
-export function sampleRouters(): Map<string, Class<RouterBase>> {
-  const routers = new Map<string, Class<RouterBase>>();
+export function sampleRouters(): Map<string, Class<Controller>> {
+  const routers = new Map<string, Class<Controller>>();
   for (const value of Object.values(exportsOf('routers'))) {
-    if (isRouterClass(value)) routers.set(value.name, value as Class<RouterBase>);
+    if (isRouterClass(value)) routers.set(value.name, value as Class<Controller>);
   }
   return routers;
 }
