@@ -1,18 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express } from 'express';
-import type { ExpressApp } from './express-app';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
 import type { MiddlewareLike } from './middleware';
-import { Request } from './request';
+import { Request, RESPONSE, type RequestContext } from './request';
 import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
-import { docsPrefix, mountDocs, type DocsOptions } from './docs';
+import { docsPrefix, docsRouter, type DocsOptions } from './docs';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
@@ -20,8 +18,7 @@ import { JSONResponse } from './response';
 import { protocolRefusal } from './protocol';
 import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
-import { faviconHandler } from './static/favicon';
-import { serveStatic, staticMount, type StaticMount } from './static/mount';
+import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 
 export interface AppOptions {
@@ -63,6 +60,8 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 /**
  * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.
+ * Everything is set up before it serves: after `listen()`, reading `handler` or the first request, the
+ * methods that add to it throw `TRELLIS_ERR_APP_STARTED`, and each route's pipeline is compiled once.
  *
  * @example
  * ```ts
@@ -82,16 +81,15 @@ export class BaseRouter {
   readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
   readonly #table = new RouteTable<RouteRecord>();
+  /** The routes in inclusion order, the docs pages' last. */
   readonly #routes: RouteRecord[] = [];
+  #docsRoutes = 0;
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
-  #express: Express | undefined;
-  readonly #docsPrefix: string | undefined;
   #openapi: OpenAPIDocument | undefined;
   #dispatcher: Dispatcher | undefined;
+  #context: RequestContext | undefined;
   readonly #staticMounts: StaticMount[] = [];
-  /** What goes on the Express instance once it exists, in the order it was asked for. */
-  readonly #expressMounts: Array<(express: Express) => void> = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
 
@@ -107,14 +105,19 @@ export class BaseRouter {
     this.logger = options.logger ?? console;
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
-    this.#docsPrefix = docsPrefix(options.docs);
     this.#docComments = options.docComments;
+    const docs = docsPrefix(options.docs);
+    if (docs !== undefined) {
+      const { title, version, description } = this;
+      this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
+      this.#docsRoutes = this.#routes.length;
+    }
   }
 
   /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
   provide(...services: Array<Class | object>): this {
+    this.#assertSettingUp('provide');
     for (const service of services) this.#container.provide(service);
-    this.#dispatcher = undefined;
     return this;
   }
 
@@ -123,22 +126,14 @@ export class BaseRouter {
    * parameters from provided services. Duplicate routes fail here, naming both handlers.
    */
   includeRouter(router: Controller | Class<Controller>): this {
-    let instance: Controller;
-    if (router instanceof Controller) instance = router;
-    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<Controller>);
-    else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
-    const records = collectRoutes(instance);
-    for (const record of records) this.#table.add(record.method, record.path, record, record.label);
-    this.#routes.push(...records);
-    this.#dispatcher = undefined;
-    this.#openapi = undefined;
-    return this;
+    this.#assertSettingUp('includeRouter');
+    return this.#include(router);
   }
 
   /** Adds middleware around every request, unmatched ones (404, 405) included. Runs in the order added. */
   addMiddleware(...middleware: MiddlewareLike[]): this {
+    this.#assertSettingUp('addMiddleware');
     this.#middleware.push(...middleware);
-    this.#dispatcher = undefined;
     return this;
   }
 
@@ -151,13 +146,15 @@ export class BaseRouter {
    * ```
    */
   addExceptionHandler<E>(errorClass: Class<E>, handler: ExceptionHandler<E>): this {
+    this.#assertSettingUp('addExceptionHandler');
     this.#exceptions.add(errorClass, handler);
     return this;
   }
 
   /**
-   * Serves the files of `dir` under `urlPrefix` (ETag, Range, HEAD). Dotfiles, `..` and encoded separators,
-   * and symlinks leading out of `dir` are a JSON 404; the directory must exist now.
+   * Serves the files of `dir` under `urlPrefix` as routes (`GET {urlPrefix}/*`, listed in `app.routes`, out
+   * of the OpenAPI document) with ETag, Range and HEAD. Dotfiles, `..` and encoded separators, and symlinks
+   * leading out of `dir` are a JSON 404; the directory must exist now. Routers' own routes win over it.
    *
    * @example
    * ```ts
@@ -165,9 +162,11 @@ export class BaseRouter {
    * ```
    */
   mountStatic(urlPrefix: string, dir: string): this {
+    this.#assertSettingUp('mountStatic');
     const mount = staticMount(urlPrefix, dir);
+    this.#include(staticRouter(mount));
     this.#staticMounts.push(mount);
-    return this.#onExpress((express) => serveStatic(express, mount));
+    return this;
   }
 
   /** The directories given to `mountStatic`, as absolute paths. */
@@ -185,8 +184,8 @@ export class BaseRouter {
    * ```
    */
   templates(dir: string, options: TemplateOptions = {}): this {
+    this.#assertSettingUp('templates');
     this.#templates = new TemplateEngine(dir, options);
-    this.#dispatcher = undefined;
     return this;
   }
 
@@ -196,7 +195,8 @@ export class BaseRouter {
   }
 
   /**
-   * Serves `file` at `GET /favicon.ico` as `image/x-icon`, read once, here.
+   * Serves `file` at `GET /favicon.ico` (a route out of the OpenAPI document) as `image/x-icon`, with an
+   * ETag and a day of caching; the file must exist now.
    *
    * @example
    * ```ts
@@ -204,31 +204,22 @@ export class BaseRouter {
    * ```
    */
   favicon(file: string): this {
-    const handler = faviconHandler(file);
-    return this.#onExpress((express) => express.get('/favicon.ico', handler));
+    this.#assertSettingUp('favicon');
+    return this.#include(faviconRouter(file));
   }
 
-  /** Every endpoint of the included routers, in inclusion order. */
+  /**
+   * Every endpoint the app serves: the routers', static files' and favicon's routes in the order they were
+   * added, then the docs pages' (unless `docs: false`).
+   */
   get routes(): readonly RouteInfo[] {
     return this.#routes;
   }
 
   /**
-   * The Express application that serves what no trellis route matches (docs, static files, the favicon,
-   * anything mounted with `app.express.use`). Created on first access, or by the first request no route
-   * matches: an app that only serves its routes never loads Express.
-   */
-  get express(): ExpressApp {
-    if (!this.#express) {
-      this.#express = this.#createExpress();
-      this.#dispatcher = undefined;
-    }
-    return this.#express;
-  }
-
-  /**
-   * The app as a Node request listener. Reading it checks the app (middleware, dependencies), so
-   * configuration errors surface at startup.
+   * The app as a Node request listener, for `http.createServer`, test injectors, or an Express app
+   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it checks the app
+   * (middleware, dependencies), so configuration errors surface at startup, and starts serving.
    */
   get handler(): RequestListener {
     this.#prepare();
@@ -246,20 +237,20 @@ export class BaseRouter {
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.jsonLimits);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.#context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
     dispatcher(request).then(
-      (response) => response && writeResponse(request, response, this.logger),
+      (response) => writeResponse(request, response, this.logger),
       (error) => this.#crash(request, error),
     );
   };
 
   /**
-   * The OpenAPI 3.1 document of the included routes, built on first call (reading handler doc comments
-   * from their source files, or the `docComments` option) and cached until another router is included.
+   * The OpenAPI 3.1 document of the routes, built on first call (reading handler doc comments from their
+   * source files, or the `docComments` option) and cached until another router is included.
    *
    * @example
    * ```ts
@@ -274,54 +265,42 @@ export class BaseRouter {
     return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
   }
 
-  // Mounts are checked when asked for (a missing directory fails at startup) and applied to Express when it
-  // is created: loading Express and the docs was a third of a cold start.
-  #onExpress(mount: (express: Express) => void): this {
-    if (this.#express) mount(this.#express);
-    else this.#expressMounts.push(mount);
-    this.#dispatcher = undefined;
+  #include(router: Controller | Class<Controller>): this {
+    let instance: Controller;
+    if (router instanceof Controller) instance = router;
+    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<Controller>);
+    else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
+    const records = collectRoutes(instance);
+    for (const record of records) this.#table.add(record.method, record.path, record, record.label);
+    this.#routes.splice(this.#routes.length - this.#docsRoutes, 0, ...records);
+    this.#openapi = undefined;
     return this;
   }
 
-  // The docs are mounted first on the Express instance, before anything the user adds to it.
-  #createExpress(): Express {
-    const express = createExpress();
-    if (this.#docsPrefix !== undefined) {
-      const { title, version, description } = this;
-      mountDocs(express, this.#docsPrefix, { title, version, description, openapi: () => this.openapi() });
-    }
-    for (const mount of this.#expressMounts.splice(0)) mount(express);
-    return express;
+  #assertSettingUp(method: string): void {
+    if (this.#dispatcher) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
   }
 
+  // Compiles every pipeline exactly once, the first time the app is asked to serve.
   #prepare(): Dispatcher {
     if (this.#dispatcher) return this.#dispatcher;
-    const servesMore = this.#express !== undefined || this.#docsPrefix !== undefined || this.#expressMounts.length > 0;
-    const ensureExpress = () => (this.#express ??= this.#createExpress());
+    const { bodyLimit, uploadLimits, jsonLimits } = this;
+    this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates };
     return (this.#dispatcher = buildDispatcher({
       table: this.#table,
       routes: this.#routes,
       middleware: this.#middleware,
       container: this.#container,
       exceptions: this.#exceptions,
-      fallback: servesMore ? ensureExpress : undefined,
-      ensureExpress,
-      templates: this.#templates,
       logger: this.logger,
     }));
   }
 
   // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
   #crash(request: Request, error: unknown): void {
-    writeFailure(request.rawResponse, request.id, request.raw.complete === false);
+    writeFailure(request[RESPONSE], request.id, request.raw.complete === false);
     report(this.logger, request, 'the request failed', error);
   }
-}
-
-function createExpress(): Express {
-  const app = (require('express') as typeof import('express'))();
-  app.disable('x-powered-by');
-  return app;
 }
 
 function describe(value: unknown): string {

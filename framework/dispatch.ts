@@ -1,22 +1,19 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express } from 'express';
 import type { Container } from './container';
 import type { ExceptionHandlers, Logger } from './exception-handlers';
+import type { ExpressMiddleware } from './express/adapter';
 import { TrellisError } from './framework-error';
-import { compose, ExpressMiddlewareAdapter, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
+import { compose, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
 import type { Class } from './metadata';
+import { settle } from './pipeline/settle';
 import { MATCHED, type Request } from './request';
 import { JSONResponse, Response } from './response';
 import { toResponse } from './result';
 import type { RouteRecord } from './routing/collect';
-import { expressify } from './routing/expressify';
 import type { RouteTable } from './routing/route-table';
-import { report, writeFailure, writeResponse } from './write';
-import type { TemplateEngine } from './templates/engine';
-import { finishResponse, renderPending } from './templates/template-response';
+import { report } from './write';
 
-/** Resolves to the response to write, or `null` when Express is writing it. */
-export type Dispatcher = (request: Request) => Promise<Response | null>;
+/** Resolves to the response to write; never rejects (every failure is already a response). */
+export type Dispatcher = (request: Request) => Promise<Response>;
 
 interface DispatchContext {
   table: RouteTable<RouteRecord>;
@@ -24,77 +21,37 @@ interface DispatchContext {
   middleware: readonly MiddlewareLike[];
   container: Container;
   exceptions: ExceptionHandlers;
-  /** The Express instance unmatched requests go to (created on first use), when the app has one or will. */
-  fallback: (() => Express) | undefined;
-  /** The app's Express instance, created if needed (Express middleware needs one). */
-  ensureExpress: () => Express;
-  /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
-  templates?: TemplateEngine;
-  /** Where a response Node refused to send is reported. */
+  /** Where a failure to answer an error is reported. */
   logger: Logger;
 }
 
 /**
- * A response the app's Express instance will produce (static files, docs assets). Middleware sees it
- * before Express runs: headers it sets are kept; its status and body are not known yet.
+ * Compiles the app once: a pipeline per route (its middleware around its handler) and the app's middleware
+ * around the route lookup. Every request, docs pages and static files included, goes through it.
  */
-export class ExpressResponse extends Response {
-  constructor(
-    readonly express: Express,
-    readonly exceptions: ExceptionHandlers,
-    readonly logger: Logger,
-  ) {
-    super(undefined, { status: 200 });
-  }
-
-  serve(request: Request): void {
-    const { raw: req, rawResponse: res } = request;
-    res.setHeader('x-request-id', request.id);
-    res.setHeader('x-content-type-options', 'nosniff');
-    for (const [name, value] of Object.entries(this.headers.toObject())) res.setHeader(name, value);
-    // What app.handle() does, minus replacing the prototypes (test injectors' responses keep their own end()).
-    expressify(this.express, req, res);
-    const router = (this.express as unknown as { router: { handle: Function } }).router;
-    router.handle(req, res, (error?: unknown) => {
-      if (!error) return writeResponse(request, notFound(), this.logger);
-      this.exceptions.handle(error, request).then(
-        (response) => writeResponse(request, response, this.logger),
-        (failure) => {
-          writeFailure(res, request.id, req.complete === false);
-          report(this.logger, request, 'the request failed', failure);
-        },
-      );
-    });
-  }
-}
-
-const notFound = () => new JSONResponse({ error: 'Not Found' }, { status: 404 });
-
-/** Compiles the app once: route pipelines, middleware chains and the unmatched-request fallbacks. */
 export function buildDispatcher(context: DispatchContext): Dispatcher {
-  const { table, exceptions } = context;
-  const onError = (error: unknown, request: Request) => exceptions.handle(error, request);
+  const { table } = context;
+  const onError = errorResponder(context);
   const resolve = middlewareResolver(context);
 
   const pipelines = new Map<RouteRecord, CallNext>();
   for (const route of context.routes) {
-    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError, context.templates), onError));
+    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError), onError));
   }
-  const { fallback } = context;
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
   const routeDispatch: CallNext = async (request) => {
     const pipeline = request[MATCHED] as CallNext | undefined;
     if (pipeline) return pipeline(request);
     const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return fallback ? new ExpressResponse(fallback(), exceptions, context.logger) : notFound();
+    if (allowed.length === 0) return new JSONResponse({ error: 'Not Found' }, { status: 404 });
     const allow = allowed.join(', ');
     if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
     return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });
   };
 
   const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
-  return async (request) => {
+  return (request) => {
     const { method, path } = request;
     const match = table.find(method, path) ?? (method === 'HEAD' ? table.find('GET', path) : undefined);
     if (match) {
@@ -102,44 +59,59 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
       request.route = match.route.path;
       request[MATCHED] = pipelines.get(match.route);
     }
-    const response = await chain(request);
-    if (response instanceof ExpressResponse) {
-      response.serve(request);
-      return null;
-    }
-    return finishResponse(response, request, context.templates, onError);
+    return chain(request);
   };
 }
 
-function endpoint(
-  route: RouteRecord,
-  onError: (error: unknown, request: Request) => Promise<Response>,
-  templates: TemplateEngine | undefined,
-): CallNext {
+function endpoint(route: RouteRecord, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
   const { router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
   return async (request) => {
     try {
       const args = await readArguments(request);
-      return renderPending(toResponse(await handler.apply(router, args), status), templates);
+      return await settle(toResponse(await handler.apply(router, args), status), request);
     } catch (error) {
       return onError(error, request);
     }
   };
 }
 
+/**
+ * An error's response: the exception handlers' answer, settled. Should settling it fail too (a template
+ * an error handler renders is missing), that failure is answered once more; a third is a bare 500.
+ */
+function errorResponder({ exceptions, logger }: DispatchContext): (error: unknown, request: Request) => Promise<Response> {
+  return async (error, request) => {
+    try {
+      return await settle(await exceptions.handle(error, request), request);
+    } catch (failure) {
+      try {
+        return await settle(await exceptions.handle(failure, request), request);
+      } catch (last) {
+        report(logger, request, 'the error response failed', last);
+        return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+      }
+    }
+  };
+}
+
 function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) => Middleware {
   const instances = new Map<unknown, Middleware>();
-  const prepare = (req: IncomingMessage, res: ServerResponse) => expressify(context.ensureExpress(), req, res);
   return (like) => {
     let instance = instances.get(like);
     if (instance) return instance;
     if (like instanceof Middleware) instance = like;
     else if (isMiddlewareClass(like)) instance = context.container.construct(like as Class<Middleware>);
-    else if (typeof like === 'function') instance = new ExpressMiddlewareAdapter(like as never, prepare);
+    else if (typeof like === 'function') instance = expressAdapter(like as ExpressMiddleware);
     else throw new TrellisError('TRELLIS_ERR_INVALID_MIDDLEWARE', String(like));
     instances.set(like, instance);
     return instance;
   };
+}
+
+// Loaded only by an app that uses Express middleware: Express stays out of every other app.
+function expressAdapter(fn: ExpressMiddleware): Middleware {
+  const { ExpressMiddlewareAdapter } = require('./express/adapter') as typeof import('./express/adapter');
+  return new ExpressMiddlewareAdapter(fn);
 }

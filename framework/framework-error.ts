@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_NO_TEMPLATES: 'render(%s) needs a templates directory: call app.templates(dir)',
   TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %s not found in %s',
   TRELLIS_ERR_TEMPLATE_RENDER: 'Template %s failed to render: %s',
+  TRELLIS_ERR_APP_STARTED:
+    'app.%s() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %s: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
   TRELLIS_ERR_CONFIG_VALUE: '%s must be %s, got %s',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:

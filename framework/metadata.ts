@@ -28,6 +28,11 @@ export interface RouteOptions {
   responses?: Record<number, Class | [Class] | string>;
   tags?: string[];
   deprecated?: boolean;
+  /**
+   * `false` leaves the route out of the OpenAPI document (it is still served, listed in `app.routes` and in
+   * `trellis doctor`'s table): the docs pages and static files are such routes.
+   */
+  includeInSchema?: boolean;
 }
 
 export interface RouteDefinition {

@@ -5,9 +5,35 @@ import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
 import { readForm } from './uploads/read-form';
+import type { TemplateEngine } from './templates/engine';
+
+const DEFAULT_CONTEXT: RequestContext = {
+  bodyLimit: 1024 * 1024,
+  uploadLimits: DEFAULT_UPLOAD_LIMITS,
+  jsonLimits: DEFAULT_JSON_LIMITS,
+  templates: undefined,
+};
 
 /** Where the dispatcher keeps the matched route's compiled pipeline (internal). */
 export const MATCHED = Symbol('trellis.matched');
+
+/**
+ * The Node response of a request (internal): only the writer, the Express-middleware adapter and upload cleanup
+ * touch it, so a handler or middleware cannot write around the pipeline.
+ */
+export const RESPONSE = Symbol('trellis.response');
+
+/** What every request of one app shares, set up once by the app (internal). */
+export interface RequestContext {
+  bodyLimit: number;
+  uploadLimits: Readonly<UploadLimits>;
+  jsonLimits: Readonly<JsonLimits>;
+  /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
+  templates: TemplateEngine | undefined;
+}
+
+/** Where a request keeps its app's {@link RequestContext} (internal). */
+export const CONTEXT = Symbol('trellis.context');
 
 export type QueryValues = Record<string, string | string[] | undefined>;
 
@@ -44,8 +70,12 @@ export class Request {
   [MATCHED]: unknown;
   /** A place for middleware to pass values to handlers and to each other. */
   readonly state: Record<string, unknown> = {};
+  /** The Node request, as received (headers, socket). Responses go through the pipeline, never to Node directly. */
   readonly raw: IncomingMessage;
-  readonly rawResponse: ServerResponse;
+  /** @internal */
+  readonly [RESPONSE]: ServerResponse;
+  /** @internal */
+  readonly [CONTEXT]: RequestContext;
   /** `X-Request-Id` of the request when sane, else generated; sent back and written in error logs. */
   readonly id: string;
   #search: string;
@@ -62,12 +92,10 @@ export class Request {
     res: ServerResponse,
     path: string,
     search: string,
-    bodyLimit: number,
-    uploadLimits: Readonly<UploadLimits> = DEFAULT_UPLOAD_LIMITS,
-    jsonLimits: Readonly<JsonLimits> = DEFAULT_JSON_LIMITS,
+    context: RequestContext = DEFAULT_CONTEXT,
   ) {
     this.raw = raw;
-    this.rawResponse = res;
+    this[RESPONSE] = res;
     this.id = requestId(raw.headers['x-request-id']);
     this.method = raw.method ?? 'GET';
     this.path = path;
@@ -75,9 +103,10 @@ export class Request {
     this.params = {};
     this.route = undefined;
     this[MATCHED] = undefined;
-    this.bodyLimit = bodyLimit;
-    this.uploadLimits = uploadLimits;
-    this.jsonLimits = jsonLimits;
+    this[CONTEXT] = context;
+    this.bodyLimit = context.bodyLimit;
+    this.uploadLimits = context.uploadLimits;
+    this.jsonLimits = context.jsonLimits;
   }
 
   /** The request target as received: not decoded, query string included. */

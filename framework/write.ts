@@ -1,8 +1,10 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { pipeline, Readable } from 'node:stream';
 import type { Logger } from './exception-handlers';
 import type { Request } from './request';
 import type { Response } from './response';
 import { ANSWERED } from './protocol';
+import { RESPONSE } from './request';
 
 const FAILURE_BODY = '{"error":"Internal Server Error"}';
 
@@ -22,7 +24,7 @@ const FAILURE_BODY = '{"error":"Internal Server Error"}';
  * on the socket stuck behind it.
  */
 export function writeResponse(request: Request, response: Response, logger: Logger): void {
-  const res = request.rawResponse;
+  const res = request[RESPONSE];
   if (res.headersSent || res.writableEnded) return;
   const { status, body } = response;
   const headers = response.headers.toObject();
@@ -31,20 +33,37 @@ export function writeResponse(request: Request, response: Response, logger: Logg
   const close = request.raw.complete === false && !drainRest(request);
   if (close) headers.connection = 'close';
   const empty = status === 204 || status === 304 || status < 200;
-  if (!empty && headers['content-length'] === undefined) {
-    headers['content-length'] = String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  const stream = body instanceof Readable ? body : undefined;
+  if (!empty && !stream && headers['content-length'] === undefined) {
+    headers['content-length'] = String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : (body as Buffer).length);
   }
   try {
     // Node accepts 100-999; a status is 100-599 (middleware may have set `response.status` to anything).
     if (!(status >= 100 && status <= 599 && Number.isInteger(status))) throw new RangeError(`Invalid status ${status}`);
     res.writeHead(status, headers);
   } catch (error) {
+    stream?.destroy();
     writeFailure(res, request.id, close);
     report(logger, request, 'the response could not be sent', error);
     return;
   }
-  if (empty || body === undefined || request.method === 'HEAD') res.end();
+  const bodiless = empty || body === undefined || request.method === 'HEAD';
+  if (stream) return bodiless ? void (stream.destroy(), res.end()) : pipeStream(request, stream, logger);
+  if (bodiless) res.end();
   else res.end(body);
+}
+
+/**
+ * Pipes a stream body with backpressure. A client that goes away destroys the stream (its source stops: an
+ * async generator's `finally` runs); a stream that fails mid-way cuts the response, since its status and
+ * headers are already sent, and is logged.
+ */
+function pipeStream(request: Request, stream: Readable, logger: Logger): void {
+  pipeline(stream, request[RESPONSE], (error) => {
+    if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      report(logger, request, 'the response stream failed', error);
+    }
+  });
 }
 
 /**

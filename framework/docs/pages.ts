@@ -13,7 +13,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-function page({ title, prefix }: PageInfo, kind: string, head: string, body: string): string {
+function page({ title, prefix: raw }: PageInfo, kind: string, head: string, body: string): string {
+  const prefix = escapeHtml(raw);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -32,7 +33,8 @@ ${body}
 
 /** The landing page: the app's name and a link to every documentation format. */
 export function landingPage(info: PageInfo): string {
-  const { title, version, description, prefix } = info;
+  const { title, version, description } = info;
+  const prefix = escapeHtml(info.prefix);
   const links = [
     ['swagger', 'Swagger UI', 'interactive: try the endpoints from the browser'],
     ['redoc', 'ReDoc', 'reference documentation'],
@@ -53,7 +55,7 @@ export function landingPage(info: PageInfo): string {
 
 /** Swagger UI; its start-up script is a separate file so the page needs no inline script. */
 export function swaggerPage(info: PageInfo): string {
-  const { prefix } = info;
+  const prefix = escapeHtml(info.prefix);
   return page(
     info,
     'Swagger UI',
@@ -72,7 +74,7 @@ export function swaggerInit({ prefix }: PageInfo): string {
 }
 
 export function redocPage(info: PageInfo): string {
-  const { prefix } = info;
+  const prefix = escapeHtml(info.prefix);
   return page(
     info,
     'ReDoc',

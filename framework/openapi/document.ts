@@ -24,6 +24,7 @@ export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], d
   const paths: OpenAPIDocument['paths'] = {};
 
   for (const route of routes) {
+    if (route.options.includeInSchema === false) continue;
     const tag = tagName(route.router.constructor.name);
     const operation = operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route));
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);

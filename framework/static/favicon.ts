@@ -1,34 +1,33 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve } from 'node:path';
+import { Get } from '../decorators/route';
+import { Req } from '../decorators/parameter';
 import { TrellisError } from '../framework-error';
+import type { Class } from '../metadata';
+import { Request } from '../request';
+import { fixedBody, fixedResponse } from '../responses/fixed';
+import { router, type Controller } from '../router';
 
 const TYPES: Record<string, string> = { '.png': 'image/png', '.svg': 'image/svg+xml', '.gif': 'image/gif' };
 
 /**
- * A `GET /favicon.ico` handler for `file`, read once here: `image/x-icon` (or the type of a .png/.svg/.gif
- * file), an ETag with 304 on a match, and a day of caching.
+ * `GET /favicon.ico` as a router class serving `file`, read once, here: `image/x-icon` (or the type of a
+ * .png/.svg/.gif file), an ETag with 304 on a match, and a day of caching.
  */
-export function faviconHandler(file: string): (req: IncomingMessage, res: ServerResponse) => void {
+export function faviconRouter(file: string): Class<Controller> {
   let icon: Buffer;
   try {
     icon = readFileSync(resolve(file));
   } catch {
     throw new TrellisError('TRELLIS_ERR_FAVICON', file);
   }
-  const headers = {
-    'content-type': TYPES[extname(file).toLowerCase()] ?? 'image/x-icon',
-    'cache-control': 'public, max-age=86400',
-    etag: `"${createHash('sha1').update(icon).digest('base64url')}"`,
-  };
-  return (req, res) => {
-    if (req.headers['if-none-match'] === headers.etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
+  const type = TYPES[extname(file).toLowerCase()] ?? 'image/x-icon';
+  const fixed = fixedBody(icon, type, { 'cache-control': 'public, max-age=86400' });
+
+  class Favicon extends router('/') {
+    @Get('/favicon.ico', { includeInSchema: false }) icon(@Req() request: Request) {
+      return fixedResponse(request, fixed);
     }
-    res.writeHead(200, { ...headers, 'content-length': String(icon.length) });
-    res.end(req.method === 'HEAD' ? undefined : icon);
-  };
+  }
+  return Favicon;
 }

@@ -1,3 +1,3 @@
-export { serveStatic, staticMount } from './mount';
+export { staticMount, staticRouter } from './mount';
 export type { StaticMount } from './mount';
-export { faviconHandler } from './favicon';
+export { faviconRouter } from './favicon';

@@ -1,9 +1,13 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import type { ExpressApp } from '../express-app';
+import { Get } from '../decorators/route';
+import { Req } from '../decorators/parameter';
 import { TrellisError } from '../framework-error';
-import { HTTPException, defaultMessage } from '../http-exception';
+import type { Class } from '../metadata';
+import { Request } from '../request';
+import { JSONResponse } from '../response';
+import { FileResponse } from '../responses/file';
+import { router, type Controller } from '../router';
 import { resolveInside } from './safe-path';
 
 export interface StaticMount {
@@ -28,41 +32,21 @@ export function staticMount(prefix: string, dir: string): StaticMount {
 }
 
 /**
- * Serves the files of a checked mount on the app's Express instance, with serve-static (ETag,
- * Last-Modified, Range, HEAD). Every path is checked first by `resolveInside`; what fails ends as the
- * app's JSON 404 (400 for malformed encoding, 405 for a method other than GET/HEAD on a file), never a byte
- * from outside the directory.
+ * The files of a checked mount as a router class: `GET {prefix}/*` (HEAD included), each path checked by
+ * `resolveInside` first and served as a {@link FileResponse} (ETag, Last-Modified, Range, 304). What must not
+ * be served (dotfiles, `..` and encoded separators, directories, symlinks leading out) is a JSON 404, never
+ * a byte from outside the directory. Routes declared by the app's routers win over the wildcard.
  */
-export function serveStatic(express: ExpressApp, { prefix, dir: root }: StaticMount): void {
-  const serve = (require('express') as typeof import('express')).static(root, {
-    index: false,
-    redirect: false,
-    dotfiles: 'ignore',
-  });
+export function staticRouter({ prefix, dir }: StaticMount): Class<Controller> {
+  const skip = prefix === '/' ? 1 : prefix.length + 1;
 
-  // What is not a servable file falls through (to later Express handlers, then the JSON 404), so a mount
-  // at `/` does not hide the docs, the favicon or another mount.
-  express.use(prefix, (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const url = req.url;
-    const q = url.indexOf('?');
-    resolveInside(root, q < 0 ? url : url.slice(0, q)).then((safe) => {
-      if (safe === undefined) return next();
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        return next(new HTTPException(405, 'Method Not Allowed', { headers: { allow: 'GET, HEAD' } }));
-      }
-      req.url = q < 0 ? safe : safe + url.slice(q);
-      serve(req, res, (error?: unknown) => {
-        req.url = url;
-        next(error === undefined ? undefined : cleanError(error));
-      });
-    }).catch(next); // a throw in the step above too: no rejection in the request path goes unhandled
-  });
-}
-
-// serve-static's errors carry the file system path in their message: keep only a 4xx status. Others
-// (EACCES, EMFILE) go on as they are, to be logged and answered with a bare 500.
-function cleanError(error: unknown): unknown {
-  const { status, statusCode } = (error ?? {}) as { status?: number; statusCode?: number };
-  const code = status ?? statusCode;
-  return code !== undefined && code >= 400 && code < 500 ? new HTTPException(code, defaultMessage(code)) : error;
+  class StaticFiles extends router(prefix) {
+    @Get('/*', { includeInSchema: false }) file(@Req() request: Request) {
+      // `request.path` is the canonical path the router matched: separators and `%` stay encoded.
+      return resolveInside(dir, request.path.slice(skip)).then((file) =>
+        file === undefined ? new JSONResponse({ error: 'Not Found' }, { status: 404 }) : new FileResponse(file),
+      );
+    }
+  }
+  return StaticFiles;
 }

@@ -9,7 +9,7 @@ const ENCODED_SEPARATOR = /%(?:2f|5c|00)/i;
  * Resolves a request path (relative to the mount point, still percent-encoded) to the file it names inside
  * `root` (a real path), or `undefined` when it must not be served: `.`/`..` or dotfile segments, encoded
  * separators, backslashes, a missing file, or a symlink that leads outside `root` or to a dotfile.
- * A malformed percent-encoding is a 400. The result is the real path relative to `root`, URL-encoded.
+ * A malformed percent-encoding is a 400. The result is the file's real (absolute) path.
  */
 export async function resolveInside(root: string, pathname: string): Promise<string | undefined> {
   if (pathname.includes('\\') || pathname.includes('\0') || ENCODED_SEPARATOR.test(pathname)) return undefined;
@@ -32,7 +32,7 @@ export async function resolveInside(root: string, pathname: string): Promise<str
   if (!real.startsWith(base)) return undefined;
   const inside = real.slice(base.length).split(sep);
   if (inside.some(hidden)) return undefined;
-  return '/' + inside.map(encodeURIComponent).join('/');
+  return real;
 }
 
 /** `.`, `..` and dotfiles (`.env`, `.git`). */

@@ -1,3 +1,3 @@
 export { TemplateEngine } from './engine';
 export type { TemplateOptions } from './engine';
-export { TemplateResponse, render, renderPending, finishResponse } from './template-response';
+export { TemplateResponse, render } from './template-response';

@@ -1,6 +1,6 @@
 import { TrellisError } from '../framework-error';
-import type { Request } from '../request';
-import { HTMLResponse, JSONResponse, type Response, type ResponseInit } from '../response';
+import { CONTEXT, type Request } from '../request';
+import { HTMLResponse, type ResponseInit } from '../response';
 import type { TemplateEngine } from './engine';
 
 /**
@@ -31,6 +31,11 @@ export class TemplateResponse extends HTMLResponse {
     return this.#rendered;
   }
 
+  /** Renders the template with the app's engine when the pipeline settles the response. */
+  override prepare(request: Request): void {
+    this.renderWith(request[CONTEXT].templates);
+  }
+
   /** Fills `body` from the template; a second call does nothing. */
   renderWith(engine: TemplateEngine | undefined): this {
     if (this.#rendered) return this;
@@ -55,31 +60,4 @@ export class TemplateResponse extends HTMLResponse {
  */
 export function render(name: string, context: Record<string, unknown> = {}, init: ResponseInit = {}): TemplateResponse {
   return new TemplateResponse(name, context, init);
-}
-
-/** Renders `response` if it is a template still to render; throws what rendering throws. */
-export function renderPending(response: Response, engine: TemplateEngine | undefined): Response {
-  return response instanceof TemplateResponse ? response.renderWith(engine) : response;
-}
-
-/**
- * The last step before writing: renders a pending template (one returned by middleware or an exception
- * handler); a failure goes through `onError`, and a failure to render its answer is a bare 500.
- */
-export async function finishResponse(
-  response: Response,
-  request: Request,
-  engine: TemplateEngine | undefined,
-  onError: (error: unknown, request: Request) => Promise<Response>,
-): Promise<Response> {
-  try {
-    return renderPending(response, engine);
-  } catch (error) {
-    const handled = await onError(error, request);
-    try {
-      return renderPending(handled, engine);
-    } catch {
-      return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
-    }
-  }
 }

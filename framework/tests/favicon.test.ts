@@ -42,12 +42,17 @@ describe('app.favicon', () => {
     }
   });
 
-  it('is a JSON 404 when not configured; a trellis route wins; a static mount at / does not hide it', async () => {
+  it('is a route: a JSON 404 when not configured; a router declaring it too is a duplicate; a static mount at / does not hide it', async () => {
     assert.deepEqual((await new TestClient(new BaseRouter()).get('/favicon.ico')).json(), { error: 'Not Found' });
     class Icons extends router('/') {
       @Get('/favicon.ico') icon() { return { from: 'route' }; }
     }
-    assert.deepEqual((await new TestClient(new BaseRouter().favicon(ICON).includeRouter(Icons)).get('/favicon.ico')).json(), { from: 'route' });
+    assert.throws(() => new BaseRouter().favicon(ICON).includeRouter(Icons), {
+      code: 'TRELLIS_ERR_DUPLICATE_ROUTE',
+      message: 'Duplicate route GET /favicon.ico: Favicon.icon and Icons.icon declare the same method and path',
+    });
+    const listed = new BaseRouter({ docs: false }).favicon(ICON).routes.map((r) => `${r.method} ${r.path} ${r.label}`);
+    assert.deepEqual(listed, ['GET /favicon.ico Favicon.icon']);
     const rootMount = new BaseRouter().mountStatic('/', join(__dirname, 'fixtures', 'favicon', '..', 'uploads')).favicon(ICON);
     const res = await new TestClient(rootMount).get('/favicon.ico');
     assert.equal(res.headers['content-type'], 'image/x-icon');

@@ -95,36 +95,3 @@ describe('real HTTP', () => {
     await closed;
   });
 });
-
-describe('the app.express fallback', () => {
-  it('serves what no trellis route matches, with global middleware headers, and 404s as JSON', async () => {
-    const application = app().addMiddleware(async (_req: unknown, res: { setHeader(n: string, v: string): void }, next: () => void) => {
-      res.setHeader('x-global', 'yes');
-      next();
-    });
-    application.express.get('/legacy', (_req, res) => { res.type('text/plain').send('from express'); });
-    application.express.get('/legacy-error', () => { throw new Error('express route failed'); });
-    const client = new TestClient(application);
-    const legacy = await client.get('/legacy');
-    assert.equal(legacy.status, 200);
-    assert.equal(legacy.text, 'from express');
-    assert.equal(legacy.headers['x-global'], 'yes');
-    assert.deepEqual((await client.get('/notes/4')).json(), { id: 4, fields: null }, 'trellis routes still win');
-    const missing = await client.get('/neither');
-    assert.equal(missing.status, 404);
-    assert.deepEqual(missing.json(), { error: 'Not Found' });
-    const failed = await client.get('/legacy-error');
-    assert.equal(failed.status, 500);
-    assert.deepEqual(failed.json(), { error: 'Internal Server Error' });
-  });
-
-  it('reads a body an outer express.json() already parsed', async () => {
-    const outer = express();
-    outer.use(express.json());
-    outer.use('/api', app().handler);
-    const base = await start(createServer(outer));
-    const res = await fetch(`${base}/api/notes`, { method: 'POST', body: '{"text":"parsed outside"}', headers: { 'content-type': 'application/json' } });
-    assert.equal(res.status, 201);
-    assert.deepEqual(await res.json(), { text: 'parsed outside' });
-  });
-});

@@ -116,10 +116,10 @@ describe('app.mountStatic', () => {
     }
   });
 
-  it('answers 405 JSON with Allow for other methods', async () => {
+  it('answers 405 JSON with Allow for other methods (OPTIONS as on every route)', async () => {
     const res = await new TestClient(app()).post('/static/a.txt');
     assert.equal(res.status, 405);
-    assert.equal(res.headers.allow, 'GET, HEAD');
+    assert.equal(res.headers.allow, 'GET, HEAD, OPTIONS');
     assert.deepEqual(res.json(), { error: 'Method Not Allowed' });
   });
 

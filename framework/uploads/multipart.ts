@@ -1,6 +1,6 @@
 import busboy, { type Busboy } from 'busboy';
 import { HTTPException } from '../http-exception';
-import type { Request } from '../request';
+import { RESPONSE, type Request } from '../request';
 import type { FormFile } from './form';
 import type { UploadLimits } from './limits';
 import { removeAfterResponse, Spool } from './spool';
@@ -88,7 +88,7 @@ export function parseMultipart(request: Request, limits: UploadLimits, policy: P
 
       const spool = new Spool(limits.memorySize);
       spools.push(spool);
-      removeAfterResponse(request.rawResponse, spool);
+      removeAfterResponse(request[RESPONSE], spool);
       const slot = files.push(undefined) - 1;
       writing++;
       stream.on('limit', () => fail(new HTTPException(413, `File is larger than ${limits.fileSize} bytes`)));

@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Middleware, type CallNext } from '../middleware';
+import { RESPONSE, type Request } from '../request';
+import { Response } from '../response';
+import { expressify } from './prototypes';
+
+/**
+ * Express/Connect middleware, as written for `app.use` (cors, helmet, morgan, express-session, ...). Its
+ * parameters are typed `any` so that middleware typed with Express's own types fits without `@types/express`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ExpressMiddleware = (req: any, res: any, next: (error?: any) => void) => unknown;
+
+/**
+ * Runs Express-style `(req, res, next)` middleware in the trellis pipeline, globally or per router: the one
+ * adapter `addMiddleware` wraps a plain function in. The request and response get Express's methods first
+ * (`req.get()`, `res.status().json()`), as in an Express app.
+ *
+ * Headers the middleware sets before calling `next()` (CORS, helmet's) join the response the rest of the
+ * pipeline produces, where middleware around it can read and change them. A middleware that answers by
+ * itself (a CORS preflight, a rate limit's 429, a session store's error) writes through Node's response:
+ * middleware around it sees that response's status and headers, but cannot change them any more.
+ *
+ * @example
+ * ```ts
+ * import cors from 'cors';
+ * app.addMiddleware(cors());                                 // wrapped in this adapter
+ * app.addMiddleware(new ExpressMiddlewareAdapter(helmet()));  // the same, spelled out
+ * ```
+ */
+export class ExpressMiddlewareAdapter extends Middleware {
+  readonly #fn: ExpressMiddleware;
+
+  constructor(fn: ExpressMiddleware) {
+    super();
+    this.#fn = fn;
+  }
+
+  async dispatch(request: Request, callNext: CallNext): Promise<Response> {
+    const { raw: req, [RESPONSE]: res } = request;
+    expressify(req, res);
+    // For a response the middleware writes by itself.
+    res.setHeader('x-request-id', request.id);
+    res.setHeader('x-content-type-options', 'nosniff');
+    const answered = await this.#run(req, res);
+    if (answered) return answered;
+    const response = await callNext(request);
+    // Headers the middleware set on Node's response move to the pipeline's response (which wins a clash).
+    for (const name of res.getHeaderNames()) {
+      const value = res.getHeader(name)!;
+      if (!response.headers.has(name)) response.headers.set(name, typeof value === 'number' ? String(value) : value);
+      res.removeHeader(name);
+    }
+    return response;
+  }
+
+  /** Runs the middleware: `undefined` once it calls `next()`, the response it sent if it answered itself. */
+  #run(req: IncomingMessage, res: ServerResponse): Promise<Response | undefined> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const ended = () => {
+        if (settled) return;
+        settled = true;
+        res.off('finish', ended).off('close', ended);
+        resolve(answeredBy(res));
+      };
+      res.once('finish', ended).once('close', ended);
+      const next = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        res.off('finish', ended).off('close', ended);
+        if (error !== undefined && error !== 'route' && error !== 'router') reject(error);
+        else resolve(undefined);
+      };
+      try {
+        void this.#fn(req, res, next);
+      } catch (error) {
+        next(error ?? new Error('Middleware threw'));
+      }
+      if (!settled && res.writableEnded) ended();
+    });
+  }
+}
+
+/** What a middleware that answered by itself sent: already written, so the writer leaves it alone. */
+function answeredBy(res: ServerResponse): Response {
+  const response = new Response(undefined, { status: res.statusCode });
+  for (const name of res.getHeaderNames()) {
+    const value = res.getHeader(name)!;
+    response.headers.set(name, typeof value === 'number' ? String(value) : value);
+  }
+  return response;
+}
