@@ -85,7 +85,11 @@ describe('projects using the installed package', { concurrency: true }, () => {
     assert.deepEqual(await request(`${url}/api/tasks/3`), { status: 200, body: { id: 3, servedBy: 'trellis' } });
     assert.equal((await request(`${url}/api/tasks`, { json: { title: 42 } })).status, 422);
     assert.deepEqual(await request(`${url}/api/tasks`, { json: { title: 'mounted' } }), { status: 201, body: { title: 'mounted' } });
-    assert.deepEqual(await request(`${url}/api/legacy`), { status: 200, body: 'legacy route' });
+    const mounted = await fetch(`${url}/api/tasks/4`);
+    assert.equal(mounted.headers.get('x-mounted-at'), '/api');
+    const document = (await (await fetch(`${url}/api/docs/openapi.json`)).json()) as { servers: unknown; info: { title: string } };
+    assert.deepEqual([document.info.title, document.servers], ['Mounted API', [{ url: '/api' }]]);
+    assert.match(await (await fetch(`${url}/api/docs/swagger`)).text(), /src="\/api\/docs\/assets\/swagger-ui-bundle.js"/);
   });
 
   for (const resolution of RESOLUTIONS) {

@@ -30,7 +30,7 @@ describe('generated files at work', () => {
   after(() => project.remove());
 
   it('routers answer GET on their base path with a JSON list', async () => {
-    const app = new BaseRouter().includeRouter(modules.OrderItemsRouter).includeRouter(modules.ReportsRouter);
+    const app = new BaseRouter({ docs: false }).includeRouter(modules.OrderItemsRouter).includeRouter(modules.ReportsRouter);
     const client = new TestClient(app);
     for (const path of ['/order-items', '/api/reports']) {
       const res = await client.get(path);
