@@ -170,3 +170,45 @@ describe('docs pages in a real browser', () => {
     await page.close();
   });
 });
+
+describe('docs pages of a trellis app mounted in Express, in a real browser', () => {
+  let server: import('node:http').Server;
+  let origin: string;
+  let browser: Browser;
+
+  before(async () => {
+    const { default: express } = await import('express');
+    const outer = express();
+    outer.use('/api', new BaseRouter({ title: 'Mounted API' }).includeRouter(new TaskRouter()).handler);
+    server = outer.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    origin = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('"Try it out" on GET /tasks under /api calls /api/tasks, with every asset loaded from under /api', async () => {
+    const page = await browser.newPage();
+    const requests: Array<[string, number]> = [];
+    page.on('response', (response) => requests.push([response.url(), response.status()]));
+    assert.equal((await page.goto(`${origin}/api/docs/swagger`))?.status(), 200);
+    const operation = page.locator('#operations-Task-TaskRouter_list');
+    await operation.locator('.opblock-summary-control').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const live = operation.locator('.live-responses-table tbody');
+    await live.locator('.response-col_status').waitFor();
+    assert.equal((await live.locator('.response-col_status').textContent())?.trim(), '200');
+    const body = await live.locator('.response-col_description .highlight-code pre').textContent();
+    assert.equal(JSON.parse(body ?? '')[0].title, 'Write the docs e2e test');
+    const paths = requests.filter(([url]) => !url.startsWith('data:')).map(([url, status]) => `${new URL(url).pathname} ${status}`);
+    assert.ok(paths.includes('/api/tasks 200'), paths.join('\n'));
+    assert.deepEqual(paths.filter((line) => !line.startsWith('/api/')), [], 'everything under the mount path');
+    assert.deepEqual(paths.filter((line) => !line.endsWith(' 200')), [], 'every request answered 200');
+    await page.close();
+  });
+});
