@@ -48,6 +48,7 @@ const ALIASES = new Map([
   ['trellis', `${code}/framework/index`],
   ['trellis/param', `${code}/framework/param`],
   ['trellis/testing', `${code}/framework/testing`],
+  ['trellis/inspect', `${code}/framework/inspect`],
   ['trellis/runtime', `${code}/runtime/index`],
   ['trellis/package.json', './package.json'],
   ['class-validator', 'class-validator'],

@@ -43,4 +43,3 @@ export { createApp, globalMiddleware, includeRouter } from './assemble';
 export type { AppOverrides } from './assemble';
 export { mountAssets } from './assets';
 export { configValueProblem } from './config-value';
-export { classLine, methodLine } from './source-lines';

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { createColors } from 'picocolors';
 import { messages } from '../messages';
 import type { DoctorReport, Finding } from './report';
@@ -14,7 +14,8 @@ function table(rows: string[][], indent = '  '): string[] {
 
 /** The human report: config, routers, the route table, errors, warnings, OpenAPI, and the summary line. */
 export function formatText(report: DoctorReport): string {
-  const at = (file: string, line?: number) => `${join(report.project, file)}${line ? `:${line}` : ''}`;
+  const at = (file: string | undefined, line?: number) =>
+    file === undefined ? '-' : `${isAbsolute(file) ? file : join(report.project, file)}${line ? `:${line}` : ''}`;
   const finding = (item: Finding, label: string) =>
     `  ${label} ${item.file ? `${at(item.file, item.line)}: ` : ''}${item.message} ${pc.dim(`[${item.code}]`)}`;
   const lines = [messages.doctor.title(report.project), messages.doctor.config(report.config && at(report.config))];

@@ -15,9 +15,9 @@ export interface RouteRow {
   path: string;
   /** `TaskRouter.list` */
   handler: string;
-  /** Relative to the project, with `/`. */
-  file: string;
-  line: number;
+  /** Relative to the project, with `/` (absolute outside it); absent for a route the framework adds without a source. */
+  file?: string;
+  line?: number;
 }
 
 export interface RouterRow {
