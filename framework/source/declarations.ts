@@ -56,8 +56,10 @@ export function importsOf(file: string): ReadonlyArray<{ specifier: string; line
 }
 
 function parse(file: string): Omit<ParsedFile, 'stamp'> {
+  const ts = loadTypeScript();
   let stamp: string;
   try {
+    if (!ts) return EMPTY;
     const stat = statSync(file);
     stamp = `${stat.mtimeMs}:${stat.size}`;
   } catch {
@@ -65,8 +67,6 @@ function parse(file: string): Omit<ParsedFile, 'stamp'> {
   }
   const cached = files.get(file);
   if (cached?.stamp === stamp) return cached;
-  const ts = loadTypeScript();
-  if (!ts) return EMPTY;
   const sourceFile = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const parsed = { stamp, classes: classesOf(ts, sourceFile), imports: importsIn(ts, sourceFile) };
   files.set(file, parsed);

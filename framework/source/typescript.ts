@@ -1,21 +1,16 @@
 import type * as TS from 'typescript';
 
-let loaded: typeof TS | null | undefined;
-
 /**
  * The TypeScript compiler API, or undefined when `typescript` is not installed (it is an optional peer
  * dependency: a production install has none). Loaded on first use, never to serve a request.
  */
 export function loadTypeScript(): typeof TS | undefined {
-  if (loaded === undefined) {
-    try {
-      loaded = require('typescript') as typeof TS;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-      loaded = null;
-    }
+  try {
+    return require('typescript') as typeof TS;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
   }
-  return loaded ?? undefined;
 }
 
 /** A class of a parsed file, and its name (a class expression takes the name of the variable it is assigned to). */
