@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type Controller } from '../framework/index';
+import { declarationOf, handlerOf } from '../framework/inspect';
 import { CONFIG_FILE } from './config';
 import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';
 import type { Problem } from './problem';
 import type { Project } from './project';
-import { declarationOf, handlerOf } from '../framework/inspect';
 import { describeLoadError } from './load-error';
 
 /** What the caller decides over config.yaml: the address (flags, environment) and the app's logger. */
