@@ -48,6 +48,8 @@ const ALIASES = new Map([
   ['trellis', `${code}/framework/index`],
   ['trellis/param', `${code}/framework/param`],
   ['trellis/testing', `${code}/framework/testing`],
+  ['trellis/inspect', `${code}/framework/inspect`],
+  ['trellis/express', `${code}/framework/express/index`],
   ['trellis/runtime', `${code}/runtime/index`],
   ['trellis/package.json', './package.json'],
   ['class-validator', 'class-validator'],

@@ -10,6 +10,7 @@ export const messages = {
     routers: (count: number) => `Routers:  ${count} discovered`,
     routeCount: (count: number) => `${count} route${count === 1 ? '' : 's'}`,
     rejected: 'not included (see the errors)',
+    builtIn: '(trellis: config.yaml)',
     routes: 'Routes:',
     errors: 'Errors:',
     warnings: 'Warnings:',

@@ -18,7 +18,7 @@ export class Container {
 
   /** Builds `cls` (not cached), injecting its constructor parameters. */
   construct<T>(cls: Class<T>, resolving: Class[] = []): T {
-    const types: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', cls);
+    const types = recordedTypes(cls);
     if (!types) {
       if (cls.length > 0) throw new TrellisError('TRELLIS_ERR_NO_PARAMTYPES', cls.name, cls.length);
       return new cls();
@@ -37,7 +37,7 @@ export class Container {
   #lookup(type: Class): Class | undefined {
     if (typeof type !== 'function') return undefined;
     if (this.#instances.has(type) || this.#classes.has(type)) return type;
-    for (const cls of [...this.#instances.keys(), ...this.#classes]) if (cls.prototype instanceof type) return cls;
+    for (const cls of [...this.#instances.keys(), ...this.#classes]) if (fills(cls, type)) return cls;
     return undefined;
   }
 
@@ -50,4 +50,28 @@ export class Container {
     this.#instances.set(cls, instance);
     return instance;
   }
+}
+
+/**
+ * Whether the container would pass a provided `service` to some constructor parameter of `consumer`: a
+ * parameter declared as the service's class or as a base class of it.
+ *
+ * @example
+ * ```ts
+ * injects(TaskRouter, TaskService); // true: constructor(private readonly tasks: TaskService)
+ * injects(TaskRouter, Mailer); // false
+ * ```
+ */
+export function injects(consumer: Class, service: Class): boolean {
+  return (recordedTypes(consumer) ?? []).some((type) => fills(service, type));
+}
+
+/** A provided class fills a parameter declared as itself or as one of its base classes. */
+function fills(service: Class, type: unknown): boolean {
+  return typeof type === 'function' && (service === type || service.prototype instanceof type);
+}
+
+/** The constructor parameter types TypeScript recorded (`@Injectable()`, or any class decorator); undefined when none. */
+function recordedTypes(cls: Class): unknown[] | undefined {
+  return Reflect.getMetadata('design:paramtypes', cls);
 }

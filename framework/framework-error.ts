@@ -1,51 +1,95 @@
 /**
  * Misuse of the framework (bad route, unknown dependency, ...) is reported at startup with a stable code.
- * Every code is listed here and documented in docs/errors.md.
+ * Every code is listed here and documented in docs/errors.md. Each `%{name}` of a message is a value the
+ * error also carries in `details` under that name: tools read facts there, never out of the message.
  */
 export const ERROR_CODES = {
-  TRELLIS_ERR_DUPLICATE_ROUTE: 'Duplicate route %s: %s and %s declare the same method and path',
-  TRELLIS_ERR_INVALID_PATH: 'Invalid path %s: %s',
-  TRELLIS_ERR_NOT_A_ROUTER: '%s is not a router: declare it as `class X extends router(\'/base\')`',
-  TRELLIS_ERR_UNKNOWN_DEPENDENCY: '%s needs %s (constructor parameter %s), which is not provided: call app.provide(%s)',
+  TRELLIS_ERR_DUPLICATE_ROUTE: 'Duplicate route %{route}: %{existing} and %{handler} declare the same method and path',
+  TRELLIS_ERR_INVALID_PATH: 'Invalid path %{path}: %{reason}',
+  TRELLIS_ERR_NOT_A_ROUTER: '%{value} is not a router: declare it as `class X extends router(\'/base\')`',
+  TRELLIS_ERR_UNKNOWN_DEPENDENCY:
+    '%{consumer} needs %{dependency} (constructor parameter %{parameter}), which is not provided: call app.provide(%{dependency})',
   TRELLIS_ERR_NO_PARAMTYPES:
-    '%s takes %s constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
-  TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %s',
-  TRELLIS_ERR_PARAM_TYPE: '%s: parameter %s has type %s, which cannot be read from a %s (use number, string, boolean or an array)',
-  TRELLIS_ERR_PARAM_UNDECLARED: '%s: @Path(\'%s\') names no {%s} in the route path %s',
+    '%{consumer} takes %{count} constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
+  TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %{cycle}',
+  TRELLIS_ERR_PARAM_TYPE:
+    '%{handler}: parameter %{parameter} has type %{type}, which cannot be read from a %{location} (use number, string, boolean or an array)',
+  TRELLIS_ERR_PARAM_UNDECLARED: '%{handler}: @Path(\'%{parameter}\') names no {%{parameter}} in the route path %{path}',
   TRELLIS_ERR_BODY_UNVALIDATED:
-    '%s: the body class %s has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
-  TRELLIS_ERR_INVALID_MIDDLEWARE: '%s is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
-  TRELLIS_ERR_INVALID_STATUS: 'Invalid status %s: a response status is an integer from 100 to 599',
-  TRELLIS_ERR_BODY_LIMIT: 'Invalid %s %s: a positive integer is expected',
-  TRELLIS_ERR_UPLOAD_LIMIT: 'Invalid upload limit %s: %s (limits are fileSize, files, fields, fieldSize, fieldsSize and memorySize, each a positive integer)',
+    '%{handler}: the body class %{model} has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
+  TRELLIS_ERR_INVALID_MIDDLEWARE: '%{value} is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
+  TRELLIS_ERR_INVALID_STATUS: 'Invalid status %{status}: a response status is an integer from 100 to 599',
+  TRELLIS_ERR_BODY_LIMIT: 'Invalid %{option} %{value}: a positive integer is expected',
+  TRELLIS_ERR_UPLOAD_LIMIT:
+    'Invalid upload limit %{limit}: %{value} (limits are fileSize, files, fields, fieldSize, fieldsSize and memorySize, each a positive integer)',
   TRELLIS_ERR_BODY_WITH_FILE:
-    '%s takes both @Body() and @UploadedFile(): a multipart body is not JSON; read its other fields with @Req() and request.form()',
-  TRELLIS_ERR_STATIC_PREFIX: 'Invalid static prefix %s: it starts with / and has no parameters (e.g. /static)',
-  TRELLIS_ERR_STATIC_DIR: 'Static directory %s does not exist or is not a directory',
-  TRELLIS_ERR_FAVICON: 'Favicon file %s cannot be read',
-  TRELLIS_ERR_TEMPLATES_DIR: 'Templates directory %s does not exist or is not a directory',
-  TRELLIS_ERR_NO_TEMPLATES: 'render(%s) needs a templates directory: call app.templates(dir)',
-  TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %s not found in %s',
-  TRELLIS_ERR_TEMPLATE_RENDER: 'Template %s failed to render: %s',
+    '%{handler} takes both @Body() and @UploadedFile(): a multipart body is not JSON; read its other fields with @Req() and request.form()',
+  TRELLIS_ERR_STATIC_PREFIX: 'Invalid static prefix %{prefix}: it starts with / and has no parameters (e.g. /static)',
+  TRELLIS_ERR_STATIC_DIR: 'Static directory %{dir} does not exist or is not a directory',
+  TRELLIS_ERR_FAVICON: 'Favicon file %{file} cannot be read',
+  TRELLIS_ERR_TEMPLATES_DIR: 'Templates directory %{dir} does not exist or is not a directory',
+  TRELLIS_ERR_NO_TEMPLATES: 'render(%{template}) needs a templates directory: call app.templates(dir)',
+  TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %{template} not found in %{dir}',
+  TRELLIS_ERR_TEMPLATE_RENDER: 'Template %{template} failed to render: %{reason}',
   TRELLIS_ERR_APP_STARTED:
-    'app.%s() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
-  TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %s: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
-  TRELLIS_ERR_CONFIG_VALUE: '%s must be %s, got %s',
+    'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
+  TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
+  TRELLIS_ERR_CONFIG_VALUE: '%{path} must be %{expected}, got %{actual}',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
-    'Two different classes named %s are used by the routes; the OpenAPI document names schemas by class name: rename one',
+    'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** An error in how the framework is used, with a stable `code` (e.g. `TRELLIS_ERR_DUPLICATE_ROUTE`). */
+const PLACEHOLDER = /%\{(\w+)\}/g;
+
+/**
+ * The names of the values a code's message holds, in order, each once: the keys of its `details`.
+ *
+ * @example
+ * ```ts
+ * detailNames('TRELLIS_ERR_DUPLICATE_ROUTE'); // ['route', 'existing', 'handler']
+ * ```
+ */
+export function detailNames(code: ErrorCode): string[] {
+  return [...new Set(Array.from(ERROR_CODES[code].matchAll(PLACEHOLDER), (match) => match[1]))];
+}
+
+/**
+ * An error in how the framework is used, with a stable `code` (e.g. `TRELLIS_ERR_DUPLICATE_ROUTE`) and the
+ * values its message names in `details`. A handler is named by its route label (`TaskRouter.one`), under
+ * `handler`: for a duplicate route, the handler of the router being included (the other one is `existing`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   app.includeRouter(LegacyRouter);
+ * } catch (error) {
+ *   if (error instanceof TrellisError && error.code === 'TRELLIS_ERR_DUPLICATE_ROUTE') {
+ *     console.log(error.details); // { route: 'GET /items', existing: 'ItemRouter.list', handler: 'LegacyRouter.oldList' }
+ *   }
+ * }
+ * ```
+ */
 export class TrellisError extends Error {
   readonly code: ErrorCode;
+  /** The values the message names, by name (see {@link ERROR_CODES}); what tools read instead of the message. */
+  readonly details: Readonly<Record<string, unknown>>;
 
+  /** `args` fill the message's placeholders in order, one per occurrence (a name written twice takes two). */
   constructor(code: ErrorCode, ...args: unknown[]) {
+    const details: Record<string, unknown> = {};
     let i = 0;
-    super(ERROR_CODES[code].replace(/%s/g, () => String(args[i++])));
+    super(
+      ERROR_CODES[code].replace(PLACEHOLDER, (_, name: string) => {
+        const value = args[i++];
+        if (!Object.hasOwn(details, name)) details[name] = value;
+        return String(value);
+      }),
+    );
     this.name = 'TrellisError';
     this.code = code;
+    this.details = Object.freeze(details);
   }
 }
 

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type Controller } from '../framework/index';
+import { declarationOf, handlerOf } from '../framework/inspect';
 import { CONFIG_FILE } from './config';
 import { configValueProblem } from './config-value';
 import type { Discovery, Found } from './discover';
 import type { Problem } from './problem';
 import type { Project } from './project';
 import { describeLoadError } from './load-error';
-import { classLine, methodLine } from './source-lines';
 
 /** What the caller decides over config.yaml: the address (flags, environment) and the app's logger. */
 export interface AppOverrides {
@@ -92,19 +92,16 @@ export function includeRouter(app: BaseRouter, router: Found<Controller>, projec
 }
 
 /**
- * Locates an error raised while building a class: a framework error at the handler it names
- * (`TaskRouter.one: ...`) or else the class; any other error where the project's code threw it.
+ * Locates an error raised while building a class: a framework error at the handler of that class its
+ * details name (`details.handler`, `TaskRouter.one`) or else at the class; any other error where the
+ * project's code threw it.
  */
 export function problemAt(found: Found, projectDir: string, error: unknown): Problem {
   if (!(error instanceof TrellisError)) return describeLoadError(error, found.file, projectDir);
   const file = join(projectDir, found.file);
-  // Messages name handlers as `Class.method` (`TaskRouter.one: ...`, `... A.list and TaskRouter.one ...`).
-  const handlers = [...error.message.matchAll(/\b([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\b/g)].filter(([, cls]) => cls === found.cls.name);
-  const handler = handlers.at(-1);
-  const line = handler
-    ? methodLine(file, found.cls.name, handler[2], classLine(file, found.cls.name))
-    : classLine(file, found.cls.name);
-  return { file: found.file, line, message: error.message, code: error.code };
+  const handler = handlerOf(found.cls, error.details.handler);
+  const where = (handler === undefined ? undefined : declarationOf(file, found.cls.name, handler)) ?? declarationOf(file, found.cls.name);
+  return { file: found.file, line: where?.line ?? 1, message: error.message, code: error.code };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { isRouterClass, Middleware, type Class, type DocCommentTable, type Controller } from '../framework/index';
+import type { Class, Controller, DocCommentTable, Middleware } from '../framework/index';
+import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';
@@ -93,10 +94,6 @@ export function exportsOf(module: unknown): Record<string, unknown> {
 
 function isClass(value: unknown): value is Class {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
-}
-
-function isMiddlewareClass(value: unknown): value is Class<Middleware> {
-  return typeof value === 'function' && value.prototype instanceof Middleware;
 }
 
 function add<T>(list: Array<Found<T>>, found: Found<T>): void {

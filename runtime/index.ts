@@ -2,7 +2,8 @@
  * trellis/runtime: what serves a trellis project (a folder with `config.yaml`, `routers/`, `services/`,
  * `middleware/`) in production and under `trellis run`: opening the project, discovering its classes,
  * assembling the app, listening, the banner, the access log, graceful shutdown and crash handling.
- * It depends on the framework only, never on the CLI or a TypeScript compiler.
+ * It depends on the framework only, never on the CLI or a TypeScript compiler (when `typescript` is installed, the
+ * framework reads declarations with its parser to give the lines of the problems it reports).
  *
  * @example
  * ```ts
@@ -43,4 +44,3 @@ export { createApp, globalMiddleware, includeRouter } from './assemble';
 export type { AppOverrides } from './assemble';
 export { mountAssets } from './assets';
 export { configValueProblem } from './config-value';
-export { classLine, methodLine } from './source-lines';

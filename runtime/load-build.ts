@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isRouterClass, Middleware, type Class, type DocCommentTable, type Controller } from '../framework/index';
+import type { Class, Controller, DocCommentTable, Middleware } from '../framework/index';
+import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
 import { exportsOf, type Discovery, type Found, type FoundMiddleware } from './discover';
@@ -49,7 +50,6 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
     return undefined;
   };
   const isClass = (value: unknown) => typeof value === 'function';
-  const isMiddleware = (value: unknown) => typeof value === 'function' && value.prototype instanceof Middleware;
 
   const services: Found[] = [];
   for (const entry of manifest.services) {
@@ -63,8 +63,8 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
   for (const entry of manifest.middleware) {
     const exports = load(entry);
     if (!exports) continue;
-    const classes = entry.classes.map((name) => take<Middleware>(entry, exports, name, isMiddleware)).filter((cls) => cls !== undefined);
-    const main = entry.main === null ? undefined : take<Middleware>(entry, exports, entry.main, isMiddleware);
+    const classes = entry.classes.map((name) => take<Middleware>(entry, exports, name, isMiddlewareClass)).filter((cls) => cls !== undefined);
+    const main = entry.main === null ? undefined : take<Middleware>(entry, exports, entry.main, isMiddlewareClass);
     middleware.push({ name: entry.name, file: entry.file, classes, main });
   }
   const routers: Array<Found<Controller>> = [];

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { importsOf, stackLocations } from '../framework/inspect';
 import type { Problem } from './problem';
 
 /**
@@ -15,26 +16,26 @@ export function describeLoadError(error: unknown, loading: string, projectDir: s
     if (file) return { file, line: located.line, message };
   }
   const stack = error instanceof Error ? (error.stack ?? '') : '';
-  for (const [, path, line] of stack.matchAll(/\(?((?:file:\/\/)?\/[^():\s]+):(\d+):\d+\)?$/gm)) {
-    const file = inside(projectDir, path.replace(/^file:\/\//, ''));
-    if (file) return { file, line: importLine(projectDir, file, error) ?? Number(line), message };
+  for (const frame of stackLocations(stack)) {
+    const file = inside(projectDir, frame.file);
+    if (file) return { file, line: missingImportLine(join(projectDir, file), error) ?? frame.line, message };
   }
   return { file: loading, line: 1, message };
 }
 
-// A missing module is reported where it is imported (compiled code requires it where it is first used).
-function importLine(projectDir: string, file: string, error: unknown): number | undefined {
+// A missing module is reported where it is imported (compiled code requires it where it is first used): the
+// first import of the file that does not resolve from it.
+function missingImportLine(file: string, error: unknown): number | undefined {
   if ((error as { code?: unknown })?.code !== 'MODULE_NOT_FOUND') return undefined;
-  const name = /Cannot find module '([^']+)'/.exec(error instanceof Error ? error.message : '')?.[1];
-  if (!name) return undefined;
-  let lines: string[];
-  try {
-    lines = readFileSync(join(projectDir, file), 'utf8').split('\n');
-  } catch {
-    return undefined;
-  }
-  const index = lines.findIndex((text) => text.includes(`'${name}'`) || text.includes(`"${name}"`));
-  return index < 0 ? undefined : index + 1;
+  const resolve = createRequire(file).resolve;
+  return importsOf(file).find(({ specifier }) => {
+    try {
+      resolve(specifier);
+      return false;
+    } catch {
+      return true;
+    }
+  })?.line;
 }
 
 function firstLine(error: unknown): string {

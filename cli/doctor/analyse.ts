@@ -1,6 +1,6 @@
-import { join } from 'node:path';
-import type { BaseRouter, Class, Middleware, RouteInfo } from '../../framework/index';
-import { classLine, CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
+import type { BaseRouter, Class, Middleware } from '../../framework/index';
+import type { InspectedRoute } from '../../framework/inspect';
+import { CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
@@ -9,7 +9,7 @@ import { unboundParams } from './checks/params';
 import { shadowedRoutes } from './checks/shadowing';
 import { unusedClasses } from './checks/usage';
 import { errorAt, type DoctorReport, type Finding, type RouteRow } from './report';
-import { routesByRouter, type RouterRoutes } from './routes';
+import { declaredAt, otherRows, routesByRouter, type RouterRoutes } from './routes';
 
 /**
  * `trellis doctor`: everything `run` would check and more, without starting a server. Keeps going after
@@ -25,10 +25,13 @@ export async function analyse(path: string): Promise<DoctorReport> {
 
   const { routers, findings } = routesByRouter(project, discovery);
   errors.push(...findings);
+  const appErrors: Finding[] = [];
+  const app = fullApp(project, discovery, middleware.classes, routers, appErrors);
   const routes = routers.flatMap((router) => router.routes);
-  const rows = routers.flatMap((router) => router.rows);
-  const pairs = routers.flatMap((router) => router.routes.map((route, i): [RouteInfo, RouteRow] => [route, router.rows[i]]));
-  errors.push(...duplicateRoutes(rows), ...unboundParams(pairs));
+  // The table lists every route of the app: the routers' (each from its own app, so clashing ones too), then the framework's.
+  const rows = [...routers.flatMap((router) => router.rows), ...otherRows(app, routers)];
+  const pairs = routers.flatMap((router) => router.routes.map((route, i): [InspectedRoute, RouteRow] => [route, router.rows[i]]));
+  errors.push(...duplicateRoutes(rows), ...unboundParams(pairs), ...appErrors);
 
   const warnings: Finding[] = [
     ...shadowedRoutes(rows),
@@ -37,7 +40,6 @@ export async function analyse(path: string): Promise<DoctorReport> {
     ...missingFiles(project),
   ];
 
-  const app = fullApp(project, discovery, middleware.classes, routers, errors);
   const openapi = await checkOpenApi(app);
   errors.push(...openapi.findings);
 
@@ -46,8 +48,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
     config: project.config.file ? CONFIG_FILE : null,
     routers: routers.map((router) => ({
       name: router.found.cls.name,
-      file: router.found.file,
-      line: classLine(join(project.dir, router.found.file), router.found.cls.name),
+      ...declaredAt(project.dir, router.found),
       routes: router.routes.length,
       rejected: router.rejected,
     })),
@@ -55,7 +56,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
     errors,
     warnings,
     openapi: openapi.result,
-    summary: { routers: routers.length, routes: rows.length, errors: errors.length, warnings: warnings.length },
+    summary: { routers: routers.length, routes: rows.filter((row) => !row.builtIn).length, errors: errors.length, warnings: warnings.length },
   };
 }
 

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { createColors } from 'picocolors';
 import { messages } from '../messages';
 import type { DoctorReport, Finding } from './report';
@@ -14,7 +14,8 @@ function table(rows: string[][], indent = '  '): string[] {
 
 /** The human report: config, routers, the route table, errors, warnings, OpenAPI, and the summary line. */
 export function formatText(report: DoctorReport): string {
-  const at = (file: string, line?: number) => `${join(report.project, file)}${line ? `:${line}` : ''}`;
+  const at = (file: string | undefined, line?: number) =>
+    file === undefined ? '-' : `${isAbsolute(file) ? file : join(report.project, file)}${line ? `:${line}` : ''}`;
   const finding = (item: Finding, label: string) =>
     `  ${label} ${item.file ? `${at(item.file, item.line)}: ` : ''}${item.message} ${pc.dim(`[${item.code}]`)}`;
   const lines = [messages.doctor.title(report.project), messages.doctor.config(report.config && at(report.config))];
@@ -24,7 +25,7 @@ export function formatText(report: DoctorReport): string {
   if (report.routes.length) {
     lines.push(messages.doctor.routes);
     const header = ['METHOD', 'PATH', 'HANDLER', 'SOURCE'];
-    lines.push(...table([header, ...report.routes.map((r) => [r.method, r.path, r.handler, at(r.file, r.line)])]));
+    lines.push(...table([header, ...report.routes.map((r) => [r.method, r.path, r.handler, r.builtIn ? messages.doctor.builtIn : at(r.file, r.line)])]));
   }
   if (report.errors.length) lines.push(messages.doctor.errors, ...report.errors.map((e) => finding(e, pc.red('error  '))));
   if (report.warnings.length) lines.push(messages.doctor.warnings, ...report.warnings.map((w) => finding(w, pc.yellow('warning'))));

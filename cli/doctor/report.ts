@@ -15,9 +15,11 @@ export interface RouteRow {
   path: string;
   /** `TaskRouter.list` */
   handler: string;
-  /** Relative to the project, with `/`. */
-  file: string;
-  line: number;
+  /** Relative to the project, with `/` (absolute outside it); absent for the framework's own routes. */
+  file?: string;
+  line?: number;
+  /** A route the framework adds (docs pages, static files, the favicon), configured rather than declared. */
+  builtIn?: boolean;
 }
 
 export interface RouterRow {

@@ -1,13 +1,14 @@
 import { join, relative, sep } from 'node:path';
-import type { RouteInfo, Controller } from '../../framework/index';
-import { classLine, createApp, includeRouter, methodLine, type Discovery, type Found, type Project } from '../../runtime';
+import type { BaseRouter, Controller } from '../../framework/index';
+import { declarationOf, inspectApp, type InspectedRoute } from '../../framework/inspect';
+import { createApp, includeRouter, type Discovery, type Found, type Project } from '../../runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */
 export interface RouterRoutes {
   found: Found<Controller>;
   /** Empty when the framework rejected the router (see the findings). */
-  routes: readonly RouteInfo[];
+  routes: InspectedRoute[];
   /** The built router, reusable in a full app; undefined when rejected or without routes. */
   instance?: Controller;
   rejected: boolean;
@@ -31,18 +32,34 @@ export function routesByRouter(project: Project, discovery: Discovery): { router
       routers.push({ found, routes: [], rows: [], rejected: true });
       continue;
     }
-    const routes = app.routes;
-    routers.push({ found, routes, instance: routes[0]?.router, rows: routes.map((route) => rowOf(project, found, route)), rejected: false });
+    const routes = inspectApp(app).routes.filter((route) => route.router === found.cls);
+    const rows = routes.map((route) => rowOf(project.dir, route, found));
+    routers.push({ found, routes, instance: routes[0]?.info.router, rows, rejected: false });
   }
   return { routers, findings };
 }
 
-function rowOf(project: Project, found: Found<Controller>, route: RouteInfo): RouteRow {
-  const file = (route.source && inside(project.dir, route.source.file)) ?? found.file;
-  const absolute = join(project.dir, file);
-  const className = found.cls.name;
-  const line = methodLine(absolute, className, String(route.handlerName), route.source?.line ?? classLine(absolute, className));
-  return { method: route.method, path: route.path, handler: route.label, file, line };
+/**
+ * The routes of the full app that no discovered router declares: the framework's own (docs pages, static
+ * files, the favicon), which config.yaml sets up, so they have no source line in the project.
+ */
+export function otherRows(app: BaseRouter | undefined, routers: RouterRoutes[]): RouteRow[] {
+  const discovered = new Set<Function>(routers.map((router) => router.found.cls));
+  return app
+    ? inspectApp(app).routes.filter((route) => !discovered.has(route.router)).map((route) => ({ method: route.method, path: route.path, handler: route.label, builtIn: true }))
+    : [];
+}
+
+/** Where a discovered class is declared: its file, and the line of its name. */
+export function declaredAt(projectDir: string, found: Found): { file: string; line: number } {
+  return { file: found.file, line: declarationOf(join(projectDir, found.file), found.cls.name)?.line ?? 1 };
+}
+
+// A route declared outside the project (a base router from a package) is shown at its router's class.
+function rowOf(projectDir: string, route: InspectedRoute, found?: Found): RouteRow {
+  const file = route.source && inside(projectDir, route.source.file);
+  const where = file ? { file, line: route.source!.line } : found ? declaredAt(projectDir, found) : { file: route.source?.file, line: route.source?.line };
+  return { method: route.method, path: route.path, handler: route.label, ...where };
 }
 
 function inside(dir: string, file: string): string | undefined {

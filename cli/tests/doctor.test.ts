@@ -27,12 +27,21 @@ describe('trellis doctor', () => {
         `  AdminRouter  ${healthy}/routers/admin.ts:6   2 routes`,
         `  TaskRouter   ${healthy}/routers/tasks.ts:11  3 routes`,
         'Routes:',
-        '  METHOD  PATH              HANDLER               SOURCE',
-        `  GET     /admin/settings   AdminRouter.settings  ${healthy}/routers/admin.ts:13`,
-        `  GET     /admin/slow       AdminRouter.slow      ${healthy}/routers/admin.ts:19`,
-        `  GET     /tasks            TaskRouter.list       ${healthy}/routers/tasks.ts:17`,
-        `  GET     /tasks/{task_id}  TaskRouter.one        ${healthy}/routers/tasks.ts:22`,
-        `  POST    /tasks            TaskRouter.create     ${healthy}/routers/tasks.ts:27`,
+        '  METHOD  PATH                   HANDLER                 SOURCE',
+        `  GET     /admin/settings        AdminRouter.settings    ${healthy}/routers/admin.ts:13`,
+        `  GET     /admin/slow            AdminRouter.slow        ${healthy}/routers/admin.ts:19`,
+        `  GET     /tasks                 TaskRouter.list         ${healthy}/routers/tasks.ts:17`,
+        `  GET     /tasks/{task_id}       TaskRouter.one          ${healthy}/routers/tasks.ts:22`,
+        `  POST    /tasks                 TaskRouter.create       ${healthy}/routers/tasks.ts:27`,
+        '  GET     /static/*              StaticFiles.file        (trellis: config.yaml)',
+        '  GET     /favicon.ico           Favicon.icon            (trellis: config.yaml)',
+        '  GET     /docs                  DocsRouter.landing      (trellis: config.yaml)',
+        '  GET     /docs/swagger          DocsRouter.swagger      (trellis: config.yaml)',
+        '  GET     /docs/redoc            DocsRouter.redoc        (trellis: config.yaml)',
+        '  GET     /docs/swagger-init.js  DocsRouter.swaggerInit  (trellis: config.yaml)',
+        '  GET     /docs/openapi.json     DocsRouter.json         (trellis: config.yaml)',
+        '  GET     /docs/openapi.yaml     DocsRouter.yaml         (trellis: config.yaml)',
+        '  GET     /docs/assets/{name}    DocsRouter.asset        (trellis: config.yaml)',
         'OpenAPI:  valid (OpenAPI 3.1.0, 5 operations)',
         '2 routers, 5 routes, 0 errors, 0 warnings',
         '',
@@ -64,6 +73,9 @@ describe('trellis doctor', () => {
     assert.deepEqual(report.routes, [
       { method: 'GET', path: '/items', handler: 'ItemRouter.list', file: 'routers/items.ts', line: 5 },
       { method: 'GET', path: '/items', handler: 'LegacyRouter.oldList', file: 'routers/legacy.ts', line: 6 },
+      ...['landing /docs', 'swagger /docs/swagger', 'redoc /docs/redoc', 'swaggerInit /docs/swagger-init.js', 'json /docs/openapi.json', 'yaml /docs/openapi.yaml', 'asset /docs/assets/{name}']
+        .map((entry) => entry.split(' '))
+        .map(([handler, path]) => ({ method: 'GET', path, handler: `DocsRouter.${handler}`, builtIn: true })),
     ]);
     assert.deepEqual(
       report.errors.map((e) => [e.severity, e.code, e.file, e.line]),

@@ -93,7 +93,7 @@ describe('projects using the installed package', { concurrency: true }, () => {
   });
 
   for (const resolution of RESOLUTIONS) {
-    it(`types of trellis, trellis/param and trellis/testing resolve under moduleResolution ${resolution}`, async () => {
+    it(`types of trellis, trellis/param, trellis/testing, trellis/inspect and trellis/express resolve under moduleResolution ${resolution}`, async () => {
       await assertCompiles(`types/tsconfig.${resolution}.json`);
     });
   }

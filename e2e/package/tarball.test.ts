@@ -73,6 +73,10 @@ describe('the npm pack tarball', () => {
       'dist/framework/param.d.ts',
       'dist/framework/testing.js',
       'dist/framework/testing.d.ts',
+      'dist/framework/inspect.js',
+      'dist/framework/inspect.d.ts',
+      'dist/framework/express/index.js',
+      'dist/framework/express/index.d.ts',
       'dist/vendor/redoc/bundles/redoc.standalone.js',
       'dist/vendor/swagger-ui-dist/swagger-ui-bundle.js',
     ]) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type * as TS from 'typescript';
 import type { RouteInfo } from '../routing/collect';
+import { classNodes, loadTypeScript } from '../source/typescript';
 import type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';
 
 /** What a handler's JSDoc comment and decorators say, read from its source file. */
@@ -13,19 +14,6 @@ export interface HandlerDoc {
 }
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
-
-/**
- * The TypeScript compiler API, or undefined when `typescript` is not installed (it is an optional peer
- * dependency: a production install serves its docs without the comments).
- */
-function loadTypeScript(): typeof TS | undefined {
-  try {
-    return require('typescript') as typeof TS;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
-    throw error;
-  }
-}
 
 /**
  * Reads doc comments from the files routes were declared in (TypeScript has no run-time docstrings).
@@ -119,23 +107,16 @@ export function parseDocComments(file: string, text: string): ClassDocs[] {
   const ts = require('typescript') as typeof TS;
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const line = (pos: number) => sourceFile.getLineAndCharacterOfPosition(pos).line + 1;
-  const classes: ClassDocs[] = [];
-  const visit = (node: TS.Node): void => {
-    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
-      const name = node.name?.text ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText() : '');
-      const methods: Record<string, MethodDocs> = {};
-      for (const member of node.members) {
-        if (!ts.isMethodDeclaration(member) || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
-        methods[member.name.text] = methodDocs(ts, member);
-      }
-      const doc = lastJSDoc(ts, node);
-      const description = doc && ts.getTextOfJSDocComment(doc.comment)?.trim();
-      classes.push({ name, start: line(node.getStart()), end: line(node.end), description: description || undefined, methods });
+  return classNodes(ts, sourceFile).map(({ name, node }) => {
+    const methods: Record<string, MethodDocs> = {};
+    for (const member of node.members) {
+      if (!ts.isMethodDeclaration(member) || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
+      methods[member.name.text] = methodDocs(ts, member);
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(sourceFile);
-  return classes;
+    const doc = lastJSDoc(ts, node);
+    const description = doc && ts.getTextOfJSDocComment(doc.comment)?.trim();
+    return { name, start: line(node.getStart()), end: line(node.end), description: description || undefined, methods };
+  });
 }
 
 function methodDocs(ts: typeof TS, method: TS.MethodDeclaration): MethodDocs {

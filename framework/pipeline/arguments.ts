@@ -123,10 +123,14 @@ export const DEFAULT_MAX_ITEMS = 1000;
 
 const PLAIN_TYPES = new Set<unknown>([Object, Array, String, Number, Boolean, undefined]);
 
+/** The class a `@Body()` argument is validated against: `@Body({ type: Item })`'s item class, else its declared class. */
+export function bodyClassOf(param: ParamDefinition, designType: unknown): Class | undefined {
+  return (param.type as Class | undefined) ?? (PLAIN_TYPES.has(designType) ? undefined : (designType as Class));
+}
+
 function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): BodyExtractor {
   const elementClass = param.type as Class | undefined;
-  const bodyClass = designType as Class | undefined;
-  const validated = elementClass ?? (PLAIN_TYPES.has(bodyClass) ? undefined : bodyClass);
+  const validated = bodyClassOf(param, designType);
   if (validated && !hasValidationRules(validated)) {
     throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
   }

@@ -29,6 +29,11 @@ export interface RouteRecord extends RouteInfo {
   takesBody: boolean;
 }
 
+/** How routes and errors name a handler: `TaskRouter.one` (the class included, for an inherited route). */
+export function routeLabel(router: Function, handler: string | symbol): string {
+  return `${router.name}.${String(handler)}`;
+}
+
 /** Reads a router's declared endpoints (its own and inherited), checks them and compiles argument readers. */
 export function collectRoutes(instance: Controller): RouteRecord[] {
   const ctor = instance.constructor;
@@ -43,7 +48,7 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
       if (seen.has(key)) continue; // overridden in a subclass
       seen.add(key);
       const handlerName = definition.handler;
-      const label = `${ctor.name}.${String(handlerName)}`;
+      const label = routeLabel(ctor, handlerName);
       const params = chain.map((m) => m.params.get(handlerName)).find(Boolean) ?? [];
       const proto = Object.getPrototypeOf(instance);
       const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', proto, handlerName) ?? [];

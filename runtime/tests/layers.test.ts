@@ -22,6 +22,13 @@ describe('the layers: cli -> runtime -> framework', () => {
     assert.deepEqual(runtime.filter(({ target }) => /^(\.\.\/)+(cli|generators|blueprints)\b/.test(target)), []);
   });
 
+  it('the CLI and the runtime use the framework only through its public entry points', () => {
+    const PUBLIC = ['index', 'inspect', 'param', 'testing'];
+    const imports = [...importsOf('cli'), ...importsOf('runtime')].filter(({ target }) => /^(\.\.\/)+framework\b/.test(target));
+    assert.ok(imports.some(({ target }) => target.endsWith('/framework/inspect')), 'the scan finds the inspection imports');
+    assert.deepEqual(imports.filter(({ target }) => !PUBLIC.some((entry) => target.endsWith(`/framework/${entry}`))), []);
+  });
+
   it('the framework never imports the runtime', () => {
     assert.deepEqual(importsOf('framework').filter(({ target }) => /^(\.\.\/)+runtime\b/.test(target)), []);
   });

@@ -165,6 +165,32 @@ describe('discovery', () => {
     );
   });
 
+  it('locates a refused handler and a missing import by the syntax tree, not by text that looks like them', () => {
+    const refused = healthyWith({
+      'routers/orders.ts': [
+        "import { Get, router } from 'trellis';",
+        "import { Path } from 'trellis/param';",
+        '',
+        '/** Replaces the class OrderRouter of v1, whose one() took no id. */',
+        "export class OrderRouter extends router('/orders') {",
+        "  @Get('/count')",
+        '  count() {',
+        '    const one = (n: number) => n;',
+        '    return one(1);',
+        '  }',
+        '',
+        "  @Get('/{order_id}')",
+        "  one(@Path('ident') id: string) {",
+        '    return { id };',
+        '  }',
+        '}',
+      ].join('\n'),
+    });
+    assert.equal(loadError(refused), "routers/orders.ts:13: OrderRouter.one: @Path('ident') names no {ident} in the route path /orders/{order_id}");
+    const missing = healthyWith({ 'routers/missing.ts': "// Was './nowhere' before the move.\nimport { thing } from './nowhere';\nexport const x = thing;\n" });
+    assert.match(loadError(missing), /^routers\/missing\.ts:2: Cannot find module '\.\/nowhere'$/);
+  });
+
   it('stops on a config.yaml error, and on a global middleware config.yaml names but middleware/ lacks', () => {
     const bad = healthyWith({ 'config.yaml': 'app:\n  title: Fixture\nserver:\n  port: eighty\n' });
     assert.equal(loadError(bad), 'config.yaml:4: server.port must be an integer from 0 to 65535, got "eighty"');

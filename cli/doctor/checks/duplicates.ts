@@ -1,17 +1,17 @@
 import { TrellisError } from '../../../framework/index';
+import { pathShape } from '../../../framework/inspect';
 import type { Finding, RouteRow } from '../report';
 
-const shape = (path: string) => path.replace(/\{[^{}]*\}/g, '{}');
-
 /**
- * Routes of different routers with the same method and path (parameter names aside): the framework
+ * Routes of different routers with the same method and path shape (parameter names aside): the framework
  * refuses to start with them (TRELLIS_ERR_DUPLICATE_ROUTE). Every clash is reported, naming both handlers.
  */
 export function duplicateRoutes(rows: RouteRow[]): Finding[] {
   const first = new Map<string, RouteRow>();
   const findings: Finding[] = [];
+  const at = (row: RouteRow) => `${row.file ?? '-'}:${row.line ?? '-'}`;
   for (const row of rows) {
-    const key = `${row.method} ${shape(row.path)}`;
+    const key = `${row.method} ${pathShape(row.path)}`;
     const earlier = first.get(key);
     if (!earlier) {
       first.set(key, row);
@@ -21,7 +21,7 @@ export function duplicateRoutes(rows: RouteRow[]): Finding[] {
     findings.push({
       severity: 'error',
       code: error.code,
-      message: `${error.message} (${earlier.file}:${earlier.line} and ${row.file}:${row.line})`,
+      message: `${error.message} (${at(earlier)} and ${at(row)})`,
       file: row.file,
       line: row.line,
     });

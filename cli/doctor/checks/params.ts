@@ -1,17 +1,16 @@
-import type { RouteInfo } from '../../../framework/index';
+import type { InspectedRoute } from '../../../framework/inspect';
 import type { Finding, RouteRow } from '../report';
 
 /**
  * `{name}` segments that no argument of the handler binds with `@Path('name')`: the value is matched and
  * thrown away, usually a typo. A handler that takes `@Req()` may read `request.params`, so it is spared.
  */
-export function unboundParams(routes: ReadonlyArray<[RouteInfo, RouteRow]>): Finding[] {
+export function unboundParams(routes: ReadonlyArray<[InspectedRoute, RouteRow]>): Finding[] {
   const findings: Finding[] = [];
   for (const [route, row] of routes) {
-    if (route.params.some((param) => param.kind === 'request')) continue;
-    const bound = new Set(route.params.filter((param) => param.kind === 'path').map((param) => param.name));
-    for (const [, name] of route.path.matchAll(/\{([^{}]+)\}/g)) {
-      if (bound.has(name)) continue;
+    if (route.takesRequest) continue;
+    for (const name of route.pathParams) {
+      if (route.boundParams.includes(name)) continue;
       findings.push({
         severity: 'error',
         code: 'unbound-param',

@@ -1,18 +1,5 @@
+import { outranks } from '../../../framework/inspect';
 import type { Finding, RouteRow } from '../report';
-
-const isParam = (segment: string) => /^\{[^{}]*\}$/.test(segment);
-
-/** Whether `specific` wins over `general` for some request: same length, a literal wherever they differ. */
-function overrides(specific: string[], general: string[]): boolean {
-  if (specific.length !== general.length) return false;
-  let narrower = false;
-  for (let i = 0; i < general.length; i++) {
-    if (specific[i] === general[i] || (isParam(specific[i]) && isParam(general[i]))) continue;
-    if (!isParam(general[i]) || isParam(specific[i])) return false;
-    narrower = true;
-  }
-  return narrower;
-}
 
 /**
  * Literal segments win over `{params}` whatever the order (`/users/me` beats `/users/{user_id}`). That
@@ -21,12 +8,11 @@ function overrides(specific: string[], general: string[]): boolean {
  */
 export function shadowedRoutes(rows: RouteRow[]): Finding[] {
   const findings: Finding[] = [];
-  const segments = rows.map((row) => row.path.split('/'));
   rows.forEach((general, g) => {
     rows.forEach((specific, s) => {
-      if (g === s || general.method !== specific.method || !overrides(segments[s], segments[g])) return;
+      if (g === s || general.method !== specific.method || !outranks(specific.path, general.path)) return;
       const sameFile = general.file === specific.file;
-      if (sameFile && specific.line < general.line) return; // written first: reads as intended
+      if (sameFile && (specific.line ?? 0) < (general.line ?? 0)) return; // written first: reads as intended
       const where = sameFile ? 'is declared after it' : `is declared in ${specific.file}`;
       findings.push({
         severity: 'warning',
