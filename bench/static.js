@@ -134,8 +134,11 @@ function report(options, pin, sizes, cells) {
       'after 1 s of warm-up, a fresh process per cell, contenders alternating. Medians (min-max); ratios to express.static.',
     'Fastify with @fastify/static: not measured (not among bench/package.json\'s peers).',
     '',
-    '| request | contender | req/s | vs express.static | p99 ms | server CPU µs/req | wrong status |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    'Server core busy = CPU µs/req x req/s: well under 100 % means the server waited (on wrk, which reads every',
+    'body on one core, or on other work on the machine), so that cell measures the load generator, not the server.',
+    '',
+    '| request | contender | req/s | vs express.static | p99 ms | server CPU µs/req | server core busy | wrong status |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of REQUESTS) {
     const base = median(cells[r.id][BASELINE].map((c) => c.rps));
@@ -143,9 +146,11 @@ function report(options, pin, sizes, cells) {
       const list = cells[r.id][c.id];
       const rps = list.map((cell) => cell.rps);
       const wrong = list.reduce((sum, cell) => sum + cell.wrong + cell.socketErrors, 0);
+      const busy = median(list.map((cell) => (cell.cpuUs * cell.rps) / 1e4));
       out.push(`| ${r.label.replace(/ \(.*\)$/, '')} (${(sizes[r.id] / 1024).toFixed(1)} KiB) | ${c.label} | ` +
         `${fmt(median(rps))} (${fmt(Math.min(...rps))}-${fmt(Math.max(...rps))}) | ${ratio(median(rps), base).toFixed(2)} | ` +
-        `${median(list.map((cell) => cell.p99)).toFixed(2)} | ${median(list.map((cell) => cell.cpuUs)).toFixed(1)} | ${wrong} |`);
+        `${median(list.map((cell) => cell.p99)).toFixed(2)} | ${median(list.map((cell) => cell.cpuUs)).toFixed(1)} | ` +
+        `${busy.toFixed(0)} % | ${wrong} |`);
     }
   }
   console.log(out.join('\n'));
