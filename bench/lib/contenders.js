@@ -26,6 +26,7 @@ function versionOf(name) {
  * @property {string} [label]
  * @property {(port: number) => string[]} command argv of a server listening on 127.0.0.1:port
  * @property {Record<string, string>} [env]
+ * @property {string} [readyPath] what answers 200 once it serves (default GET /tasks/1)
  * @property {string} [note] a behaviour of the contender that shows in its numbers
  * @property {boolean} [coldStartOnly] measured in the cold-start phase only
  */

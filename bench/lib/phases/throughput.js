@@ -11,7 +11,7 @@ const { runWrk } = require('../wrk');
 /** One measured cell: `{ rps, p50, p99, cpuUs (server CPU per request), peakMB, wrong, socketErrors }`. */
 async function measureCell(contender, endpoint, context) {
   const { pin, settings, scripts } = context;
-  const server = await startServer(contender, pin);
+  const server = await startServer(contender, pin, { readyPath: contender.readyPath });
   try {
     const run = { port: server.port, script: scripts[endpoint.id], connections: settings.connections };
     await runWrk(pin, { ...run, seconds: settings.warmupSeconds });
