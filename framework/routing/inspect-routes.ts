@@ -1,5 +1,5 @@
 import type { BaseRouter } from '../app';
-import type { Class, HttpMethod, RouteOptions, SourceLocation } from '../metadata';
+import type { Class, HttpMethod, SourceLocation } from '../metadata';
 import { metadataChain } from '../metadata';
 import { isMiddlewareClass, Middleware, type MiddlewareLike } from '../middleware';
 import { bodyClassOf } from '../pipeline/arguments';
@@ -74,7 +74,7 @@ export function inspectApp(app: BaseRouter): AppInspection {
 
 function inspectRoute(route: RouteInfo): InspectedRoute {
   const router = route.router.constructor as Class<Controller>;
-  const options = route.options as RouteOptions & { includeInSchema?: boolean };
+  const { options } = route;
   return {
     method: route.method,
     path: route.path,

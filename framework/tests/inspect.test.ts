@@ -44,7 +44,7 @@ function refusal(...routers: Class[]): TrellisError {
 
 describe('inspectApp', () => {
   const cors = (_req: IncomingMessage, _res: ServerResponse, next: () => void) => next();
-  const app = new BaseRouter()
+  const app = new BaseRouter({ docs: false })
     .provide(Store)
     .includeRouter(ItemRouter)
     .includeRouter(new ThingRouter().addMiddleware(Audit, new Audit(), cors, (_req, _res, next) => next()));
@@ -107,8 +107,13 @@ describe('inspectApp', () => {
     assert.equal(declarationOf(ROUTERS, 'ItemRouter')?.line, 23);
   });
 
-  it('marks every route of an included router as part of the OpenAPI document', () => {
+  it('marks every route of an included router as part of the OpenAPI document, the docs pages as not', () => {
     assert.deepEqual(routes.map((route) => route.inSchema), [true, true, true]);
+    const withDocs = inspectApp(new BaseRouter().provide(Store).includeRouter(ItemRouter)).routes;
+    assert.deepEqual(
+      withDocs.map((route) => `${route.label} ${route.inSchema}`),
+      ['ItemRouter.one true', 'ItemRouter.create true', ...['landing', 'swagger', 'redoc', 'swaggerInit', 'json', 'yaml', 'asset'].map((h) => `DocsRouter.${h} false`)],
+    );
   });
 });
 
