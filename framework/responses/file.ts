@@ -3,8 +3,9 @@ import { basename, dirname, resolve } from 'node:path';
 import { once } from 'node:events';
 import send from '@fastify/send';
 import { HTTPException, defaultMessage } from '../http-exception';
-import type { Request } from '../request';
+import { RESPONSE, type Request } from '../request';
 import { Response, type ResponseInit } from '../response';
+import { destroyAfterResponse } from './after-response';
 import { attachment } from './attachment';
 
 export interface FileResponseOptions extends ResponseInit {
@@ -84,8 +85,12 @@ export class FileResponse extends Response {
     }
     // Opened now (send's stream opens on its own): a file gone since the lookup is a 404 before any header
     // is sent, not a response cut after its 200.
-    if (stream instanceof ReadStream) await opened(stream);
-    else stream.destroy(); // 304 and HEAD: send gives an empty stream
+    if (stream instanceof ReadStream) {
+      await opened(stream);
+      destroyAfterResponse(request[RESPONSE], stream);
+    } else {
+      stream.destroy(); // 304 and HEAD: send gives an empty stream
+    }
     this.status = result.statusCode;
     for (const [name, value] of Object.entries(result.headers)) {
       if (!this.headers.has(name)) this.headers.set(name, String(value));

@@ -1,5 +1,7 @@
 import { finished, Readable } from 'node:stream';
+import { RESPONSE, type Request } from '../request';
 import { Response, type ResponseInit } from '../response';
+import { destroyAfterResponse } from './after-response';
 import { IterableStream } from './iterable-stream';
 
 /** What a {@link StreamingResponse} sends: a Node `Readable`, or an async iterable (an `async function*`, a web `ReadableStream`) of text and bytes. */
@@ -12,8 +14,8 @@ export interface StreamingResponseInit extends ResponseInit {
 
 /**
  * A body sent as it is produced, chunked (no `Content-Length` unless `headers` give one), with backpressure:
- * the next chunk is asked for only when the client has taken the previous ones (an async iterable is read
- * through `Readable.from`, 16 KiB ahead at most). Strings are sent as UTF-8.
+ * the next chunk is asked for only when the client has taken the previous ones (an async iterable is asked
+ * for a value only while the stream's 16 KiB buffer has room). Strings are sent as UTF-8.
  *
  * When the client goes away, the stream is destroyed: a `Readable` source is destroyed, an async generator is
  * stopped at its next `yield` and its `finally` runs, and `signal` aborts. A generator awaiting something
@@ -39,16 +41,23 @@ export interface StreamingResponseInit extends ResponseInit {
 export class StreamingResponse extends Response {
   /** Aborted when the stream ends before its source did: the client went away, or the source failed. */
   readonly signal: AbortSignal;
+  readonly #stream: Readable;
 
   constructor(source: StreamSource, init: StreamingResponseInit = {}) {
     const stream = source instanceof Readable ? source : new IterableStream(source);
     super(stream, init);
     if (init.contentType !== undefined) this.headers.set('content-type', init.contentType);
     else if (!this.headers.has('content-type')) this.headers.set('content-type', 'application/octet-stream');
+    this.#stream = stream;
     const controller = new AbortController();
     this.signal = controller.signal;
     finished(stream, { writable: false }, (error) => {
       if (error) controller.abort(error);
     });
+  }
+
+  /** Ties the stream to the request: a response a middleware replaced still has its source stopped. */
+  override prepare(request: Request): void {
+    destroyAfterResponse(request[RESPONSE], this.#stream);
   }
 }

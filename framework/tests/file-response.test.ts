@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync, type ReadStream } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync, type ReadStream } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import contentDisposition from 'content-disposition';
-import { BaseRouter, FileResponse, Get, Middleware, Post, router, type CallNext, type Request, type Response, type Server } from '../index';
+import { BaseRouter, FileResponse, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request, type Response, type Server } from '../index';
 import { Req } from '../param';
 import { TestClient } from '../testing';
 
@@ -332,6 +333,28 @@ describe('FileResponse over a real socket', () => {
       assert.equal(length, BIG);
       assert.equal(hash.digest('hex'), createHash('sha256').update(Buffer.alloc(BIG, 'trellis')).digest('hex'));
       assert.equal(res.headers['content-length'], String(BIG));
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  it('closes the file of a response a middleware replaced (no descriptor left open)', async () => {
+    const bodies: ReadStream[] = [];
+    class Replace extends Middleware {
+      async dispatch(request: Request, callNext: CallNext) {
+        bodies.push((await callNext(request)).body as ReadStream);
+        return new JSONResponse({ replaced: true });
+      }
+    }
+    const { server, port } = await listening(serve(() => new FileResponse(file('note.txt')), new Replace()));
+    try {
+      const openFiles = () => readdirSync('/proc/self/fd').length;
+      const before = openFiles();
+      for (let i = 0; i < 20; i++) assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/f`)).json(), { replaced: true });
+      await sleep(50);
+      assert.equal(bodies.length, 20);
+      assert.ok(bodies.every((body) => body.destroyed && body.closed), 'every file closed');
+      assert.ok(openFiles() - before < 5, `${openFiles() - before} more descriptors open`);
     } finally {
       await closeServer(server);
     }

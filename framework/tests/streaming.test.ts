@@ -271,4 +271,23 @@ describe('stream responses and middleware that replace them', () => {
     assert.deepEqual(res.json(), { replaced: true });
     assert.equal(started, false);
   });
+
+  it('a Readable whose response was replaced is destroyed once the response is sent', async () => {
+    let source: Readable | undefined;
+    class Replace extends Middleware {
+      async dispatch(request: Request, callNext: CallNext): Promise<Response> {
+        await callNext(request);
+        return new JSONResponse({ replaced: true });
+      }
+    }
+    const make = () => (source = new Readable({ read() {} })); // a source that would never end by itself
+    const { server, port } = await listening(serve(make, [], new Replace()));
+    try {
+      assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/s`)).json(), { replaced: true });
+      await sleep(20);
+      assert.equal(source!.destroyed, true);
+    } finally {
+      await closeServer(server);
+    }
+  });
 });
