@@ -35,6 +35,10 @@ export const ERROR_CODES = {
     'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
   TRELLIS_ERR_CONFIG_VALUE: '%{path} must be %{expected}, got %{actual}',
+  TRELLIS_ERR_COOKIE:
+    'Invalid cookie %{name}: %{reason} (a name is printable ASCII without spaces, `;` or `=`; a value is encoded by the `encode` option, encodeURIComponent by default)',
+  TRELLIS_ERR_EVENT_STREAM:
+    'Invalid %{field} %{value} in a server-sent event stream: an event name or id has no line break (an id no NUL either), retry is an integer from 0, ping a number of milliseconds from 0',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
 } as const;

@@ -33,6 +33,12 @@ export { Response, JSONResponse, HTMLResponse, RedirectResponse, ResponseHeaders
 export type { ResponseInit, ResponseBody } from './response';
 export { FileResponse } from './responses/file';
 export type { FileResponseOptions } from './responses/file';
+export { StreamingResponse } from './responses/streaming';
+export type { StreamingResponseInit, StreamSource } from './responses/streaming';
+export { EventSourceResponse } from './responses/event-source';
+export type { EventSourceInit } from './responses/event-source';
+export type { ServerSentEvent } from './responses/server-sent-event';
+export type { CookieOptions } from './cookies';
 export { render, TemplateResponse } from './templates/template-response';
 export type { TemplateOptions } from './templates/engine';
 export { Form } from './uploads/form';

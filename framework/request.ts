@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
+import { parseCookies } from './cookies';
 import { readBody, parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
@@ -80,6 +81,7 @@ export class Request {
   readonly id: string;
   #search: string;
   #query: QueryValues | undefined;
+  #cookies: Record<string, string | undefined> | undefined;
   #body: Promise<Buffer> | undefined;
   readonly bodyLimit: number;
   /** Limits of a multipart body (`AppOptions.uploads`). */
@@ -120,6 +122,24 @@ export class Request {
 
   get query(): QueryValues {
     return (this.#query ??= this.#search ? (parseQuery(this.#search) as QueryValues) : {});
+  }
+
+  /**
+   * The request's cookies by name, from its `Cookie` header (parsed once, on first use, by the `cookie`
+   * package; values URL-decoded). A malformed header never throws: what cannot be read is left out or kept
+   * as sent. Set and clear cookies with `response.setCookie` and `response.deleteCookie`.
+   *
+   * @example
+   * ```ts
+   * @Get('/me') me(@Req() request: Request) {
+   *   const session = request.cookies.session;
+   *   if (!session) throw new HTTPException(401);
+   *   return this.sessions.userOf(session);
+   * }
+   * ```
+   */
+  get cookies(): Record<string, string | undefined> {
+    return (this.#cookies ??= parseCookies(this.raw.headers.cookie));
   }
 
   /** The raw body bytes (at most `bodyLimit`, else a 413). */

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import encodeUrl from 'encodeurl';
+import { serializeCookie, type CookieOptions } from './cookies';
 import { TrellisError } from './framework-error';
 import type { Request } from './request';
 
@@ -101,6 +102,36 @@ export class Response {
    * returned the response; an error it throws becomes a response like a handler's.
    */
   prepare(_request: Request): void | Promise<void> {}
+
+  /**
+   * Adds a `Set-Cookie` header (one per cookie; earlier ones are kept), serialized by the `cookie` package:
+   * the value URL-encoded, `Path=/` unless `options.path` says otherwise, no other attribute unless given
+   * (as Express's `res.cookie`). An invalid name, value or attribute throws `TRELLIS_ERR_COOKIE` here.
+   *
+   * @example
+   * ```ts
+   * const response = new JSONResponse({ ok: true });
+   * response.setCookie('session', token, { httpOnly: true, secure: true, sameSite: 'lax', maxAge: 3600 });
+   * return response;
+   * ```
+   */
+  setCookie(name: string, value: string, options?: CookieOptions): this {
+    this.headers.append('set-cookie', serializeCookie(name, value, options));
+    return this;
+  }
+
+  /**
+   * Tells the browser to drop a cookie: an empty value that expired at the epoch (`Max-Age=0`). Give the
+   * `path` and `domain` it was set with (`/` unless given), or the browser keeps it.
+   *
+   * @example
+   * ```ts
+   * @Post('/logout') logout() { return new Response(undefined, { status: 204 }).deleteCookie('session'); }
+   * ```
+   */
+  deleteCookie(name: string, options?: Omit<CookieOptions, 'maxAge' | 'expires'>): this {
+    return this.setCookie(name, '', { ...options, maxAge: 0, expires: new Date(0) });
+  }
 }
 
 /**

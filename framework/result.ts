@@ -1,8 +1,13 @@
+import { Readable } from 'node:stream';
 import { JSONResponse, Response, isStatus } from './response';
+import { StreamingResponse } from './responses/streaming';
 
 /**
  * Turns what a handler returned into a response: a `Response` as is; `[body, status]` with that status;
- * `undefined` as 204; bytes as `application/octet-stream`; anything else as JSON with `status`.
+ * `undefined` as 204; bytes as `application/octet-stream`; a `Readable` or an async iterable (an
+ * `async function*`'s generator, a web `ReadableStream`) streamed as a `StreamingResponse`, also
+ * `application/octet-stream` (Fastify and Hono send a stream with no type; here it is named like bytes:
+ * return a `StreamingResponse` with `contentType` to name another); anything else as JSON with `status`.
  */
 export function toResponse(value: unknown, status = 200): Response {
   if (value instanceof Response) return value;
@@ -13,10 +18,23 @@ export function toResponse(value: unknown, status = 200): Response {
       body.status = tupleStatus;
       return body;
     }
-    return new JSONResponse(body ?? null, { status: tupleStatus });
+    return bodyResponse(body ?? null, tupleStatus);
   }
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) {
-    return new Response(Buffer.from(value), { status, headers: { 'content-type': 'application/octet-stream' } });
+  return bodyResponse(value, status);
+}
+
+function bodyResponse(value: unknown, status: number): Response {
+  if (value instanceof Uint8Array) {
+    const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return new Response(bytes, { status, headers: { 'content-type': 'application/octet-stream' } });
   }
+  if (isStream(value)) return new StreamingResponse(value, { status });
   return new JSONResponse(value, { status });
+}
+
+function isStream(value: unknown): value is Readable | AsyncIterable<string | Uint8Array> {
+  return (
+    value instanceof Readable ||
+    (typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
+  );
 }

@@ -18,7 +18,8 @@ export interface StallTimeouts {
  *   socket or completes, and when it fires during a large write it checks whether the kernel took any of the
  *   bytes queued since (`writeQueueSize`) and re-arms if so: it fires only when nothing moved for the whole time.
  *   Firing before the response started (the handler is still working, or the body is still arriving) is
- *   ignored: a slow handler is the app's business, a slow body the check below.
+ *   ignored: a slow handler is the app's business, a slow body the check below. So is firing while no byte
+ *   waits to be sent: a stream or event source with nothing new to say is not a stalled client.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
  *
@@ -27,7 +28,8 @@ export interface StallTimeouts {
 export function withStallTimeouts(listener: RequestListener, timeouts: StallTimeouts): RequestListener {
   const { bodyTimeout, sendTimeout } = timeouts;
   const onSendIdle = function (this: ServerResponse) {
-    if (this.headersSent && !this.writableFinished) this.destroy();
+    // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
+    if (this.headersSent && !this.writableFinished && this.writableLength > 0) this.destroy();
   };
   return (req, res) => {
     if (sendTimeout > 0) res.setTimeout(sendTimeout, onSendIdle);

@@ -73,6 +73,7 @@ const REQUEST_DATA_FILES = [
   'framework/uploads/fields.ts', 'framework/uploads/read-form.ts',
   'framework/uploads/file-param.ts', 'framework/routing/route-table.ts', 'framework/write.ts',
   'framework/response.ts', 'framework/dispatch.ts', 'runtime/run-log.ts', 'runtime/access-log.ts',
+  'framework/responses/attachment.ts', 'framework/responses/server-sent-event.ts', 'framework/cookies.ts',
 ];
 
 const root = join(__dirname, '..', '..');

@@ -25,6 +25,9 @@ before(() => {
   writeFileSync(join(publicDir, 'a.txt'), 'hello static');
   writeFileSync(join(publicDir, 'sub', 'b.css'), 'body { color: red }');
   writeFileSync(join(publicDir, 'sub', 'c d.txt'), 'spaced');
+  writeFileSync(join(publicDir, '100%.txt'), 'percent');
+  writeFileSync(join(publicDir, 'hash#1?.txt'), 'hash');
+  writeFileSync(join(publicDir, 'ünï cödé.txt'), 'unicode');
   writeFileSync(join(publicDir, '.env'), SECRET);
   writeFileSync(join(publicDir, '.hidden', 'x.txt'), SECRET);
   symlinkSync(join(publicDir, 'a.txt'), join(publicDir, 'link-in.txt'));
@@ -83,6 +86,32 @@ describe('app.mountStatic', () => {
     assert.equal(unsatisfiable.status, 416);
     assert.equal(unsatisfiable.headers['content-range'], 'bytes */12');
     assert.deepEqual(unsatisfiable.json(), { error: 'Range Not Satisfiable' });
+  });
+
+  it('serves names with %, #, ? and non-ASCII characters, sent percent-encoded', async () => {
+    const client = new TestClient(app());
+    assert.equal((await client.get('/static/100%25.txt')).text, 'percent');
+    assert.equal((await client.get('/static/hash%231%3F.txt')).text, 'hash');
+    assert.equal((await client.get(`/static/${encodeURIComponent('ünï cödé.txt')}`)).text, 'unicode');
+    assert.equal((await client.get('/static/100%.txt')).status, 400, 'a malformed escape');
+  });
+
+  it('lets middleware see the real status of each static answer: 200, 206, 304, 404', async () => {
+    const seen: number[] = [];
+    class Watch extends Middleware {
+      async dispatch(request: Request, callNext: CallNext) {
+        const response = await callNext(request);
+        seen.push(response.status);
+        return response;
+      }
+    }
+    const client = new TestClient(app().addMiddleware(Watch));
+    const first = await client.get('/static/a.txt');
+    await client.get('/static/a.txt', { headers: { range: 'bytes=0-1' } });
+    await client.get('/static/a.txt', { headers: { 'if-modified-since': String(first.headers['last-modified']) } });
+    await client.get('/static/.env');
+    await client.get('/static/missing.txt');
+    assert.deepEqual(seen, [200, 206, 304, 404, 404]);
   });
 
   it('follows symlinks that stay inside the directory', async () => {
