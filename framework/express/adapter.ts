@@ -45,10 +45,12 @@ export class ExpressMiddlewareAdapter extends Middleware {
     const answered = await this.#run(req, res);
     if (answered) return answered;
     const response = await callNext(request);
-    // Headers the middleware set on Node's response move to the pipeline's response (which wins a clash).
+    // Headers the middleware set on Node's response move to the pipeline's response (which wins a clash;
+    // cookies from both are kept).
     for (const name of res.getHeaderNames()) {
       const value = res.getHeader(name)!;
-      if (!response.headers.has(name)) response.headers.set(name, typeof value === 'number' ? String(value) : value);
+      if (name === 'set-cookie') for (const cookie of [value].flat()) response.headers.append(name, String(cookie));
+      else if (!response.headers.has(name)) response.headers.set(name, typeof value === 'number' ? String(value) : value);
       res.removeHeader(name);
     }
     return response;

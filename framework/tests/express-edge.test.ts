@@ -9,7 +9,7 @@ import morgan from 'morgan';
 import session from 'express-session';
 import { rateLimit } from 'express-rate-limit';
 import { IsString } from 'class-validator';
-import { BaseRouter, Get, Middleware, Post, router, type CallNext, type Request } from '../index';
+import { BaseRouter, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request } from '../index';
 import { Body, Req } from '../param';
 import { TestClient } from '../testing';
 
@@ -98,6 +98,20 @@ describe('Express middleware in addMiddleware (one adapter)', () => {
     await client.post('/notes', { json: { text: 1 } });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(lines, ['GET /notes 200', 'POST /notes 422']);
+  });
+
+  it('keeps the cookies an Express middleware sets next to those the handler sets', async () => {
+    class Cookies extends router('/cookies') {
+      @Get() set() { return new JSONResponse({ ok: true }).setCookie('b', '2'); }
+    }
+    const client = new TestClient(
+      new BaseRouter({ docs: false }).includeRouter(Cookies).addMiddleware((_req: unknown, res: { setHeader(n: string, v: string[]): void }, next: () => void) => {
+        res.setHeader('Set-Cookie', ['a=1; Path=/']);
+        next();
+      }),
+    );
+    const res = await client.get('/cookies');
+    assert.deepEqual(res.headers['set-cookie'], ['b=2; Path=/', 'a=1; Path=/']);
   });
 
   it('turns an error passed to next() into the app error response', async () => {
