@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { ExpressApp } from './express-app';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
+import { defaultLogger } from './logger';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
@@ -35,7 +36,10 @@ export interface AppOptions {
   maxObjectKeys?: number;
   /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
   maxJsonContainers?: number;
-  /** Where unexpected errors are logged with their stack; `console` by default. */
+  /**
+   * Where unexpected errors (`{ err, reqId }`, with their stack) and `request.log` lines go: a pino logger, or
+   * anything with its methods. By default `createLogger()`'s: JSON lines on stdout, pino-pretty on a terminal.
+   */
   logger?: Logger;
   /**
    * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
@@ -104,7 +108,7 @@ export class BaseRouter {
       maxObjectKeys: positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_JSON_LIMITS.maxObjectKeys),
       maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
     });
-    this.logger = options.logger ?? console;
+    this.logger = options.logger ?? defaultLogger();
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docsPrefix = docsPrefix(options.docs);
@@ -246,7 +250,7 @@ export class BaseRouter {
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.jsonLimits);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.bodyLimit, this.uploadLimits, this.jsonLimits, this.logger);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);

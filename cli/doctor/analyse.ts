@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BaseRouter, Class, Middleware, RouteInfo } from '../../framework/index';
+import { createLogger, type BaseRouter, type Class, type Middleware, type RouteInfo } from '../../framework/index';
 import { classLine, CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
@@ -72,7 +72,7 @@ function fullApp(
   errors: Finding[],
 ): BaseRouter | undefined {
   try {
-    const app = createApp(project, discovery, middleware, { logger: { error: () => {} } });
+    const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
     for (const router of routers) {
       if (!router.instance) continue;
       try {
