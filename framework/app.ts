@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Container } from './container';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
+import { defaultLogger } from './logger';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
@@ -32,7 +33,10 @@ export interface AppOptions {
   maxObjectKeys?: number;
   /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
   maxJsonContainers?: number;
-  /** Where unexpected errors are logged with their stack; `console` by default. */
+  /**
+   * Where unexpected errors (`{ err, reqId }`, with their stack) and `request.log` lines go: a pino logger, or
+   * anything with its methods. By default `createLogger()`'s: JSON lines on stdout, pino-pretty on a terminal.
+   */
   logger?: Logger;
   /**
    * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
@@ -102,7 +106,7 @@ export class BaseRouter {
       maxObjectKeys: positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_JSON_LIMITS.maxObjectKeys),
       maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
     });
-    this.logger = options.logger ?? console;
+    this.logger = options.logger ?? defaultLogger();
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
@@ -285,7 +289,7 @@ export class BaseRouter {
   #prepare(): Dispatcher {
     if (this.#dispatcher) return this.#dispatcher;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
-    this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates };
+    this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
     return (this.#dispatcher = buildDispatcher({
       table: this.#table,
       routes: this.#routes,

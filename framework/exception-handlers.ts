@@ -4,9 +4,31 @@ import type { Request } from './request';
 import { JSONResponse, Response, isStatus } from './response';
 import { toResponse } from './result';
 
-/** Where unexpected errors go; `console` by default. */
+/** One level of a {@link Logger}: fields and a message (`log.info({ taskId }, 'task loaded')`), or a message alone. */
+export interface LogFn {
+  (fields: object, message?: string): void;
+  (message: string): void;
+}
+
+/**
+ * What the app logs through (`AppOptions.logger`, `request.log`): pino's method shape, so a pino logger fits as
+ * it is. Unexpected errors go to `error({ err, reqId }, message)`; `child(bindings)` makes a logger whose lines
+ * carry `bindings` (`request.log` is `child({ reqId })`).
+ *
+ * @example
+ * ```ts
+ * import pino from 'pino';
+ * const app = new BaseRouter({ logger: pino({ level: 'warn' }) });
+ * ```
+ */
 export interface Logger {
-  error(message: string, error?: unknown): void;
+  fatal: LogFn;
+  error: LogFn;
+  warn: LogFn;
+  info: LogFn;
+  debug: LogFn;
+  trace: LogFn;
+  child(bindings: Record<string, unknown>): Logger;
 }
 
 export type ExceptionHandler<E = unknown> = (error: E, request: Request) => unknown;
@@ -62,10 +84,10 @@ export class ExceptionHandlers {
     }
     if (status !== undefined) {
       // A library's 5xx message may carry hosts or paths: log it, send only the reason phrase.
-      this.#logger.error(`${request.method} ${request.path} failed (request id ${request.id})`, error);
+      this.#logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path} failed`);
       return new JSONResponse({ error: defaultMessage(status) }, { status });
     }
-    this.#logger.error(`${request.method} ${request.path} failed (request id ${request.id})`, error);
+    this.#logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path} failed`);
     return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
   }
 }

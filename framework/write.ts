@@ -108,10 +108,10 @@ export function writeFailure(res: ServerResponse, requestId: string, close: bool
   res.end(FAILURE_BODY);
 }
 
-/** Logs a failure of `request` with its id; a logger that throws cannot break the request path. */
+/** Logs a failure of `request` as `{ err, reqId }`; a logger that throws cannot break the request path. */
 export function report(logger: Logger, request: Request, what: string, error: unknown): void {
   try {
-    logger.error(`${request.method} ${request.path}: ${what} (request id ${request.id})`, error);
+    logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path}: ${what}`);
   } catch {
     // Nowhere left to report it.
   }

@@ -22,8 +22,8 @@ export function registerRun(program: Command): void {
     .option('--reload', 'restart when a project file changes')
     .option('--workers <n>', 'processes sharing the port (node:cluster)', '1')
     // Both forms, so that "not given" (config.yaml decides) differs from "on".
-    .option('--access-log', 'log one JSON line per request on stdout (default: config.yaml server.access_log, else on)')
-    .option('--no-access-log', 'no line per request (errors are still logged)')
+    .option('--access-log', 'log one line per request on stdout, JSON (pino-pretty on a terminal) (default: config.yaml server.access_log, else on)')
+    .option('--no-access-log', 'no line per request (errors and request.log lines are still logged)')
     .action(async (path: string, flags: RunFlags) => {
       requireCompiler();
       // The runtime loads the framework: imported when the command runs, not when the CLI declares it.

@@ -1,4 +1,4 @@
-import type { BaseRouter, Class, Middleware } from '../../framework/index';
+import { createLogger, type BaseRouter, type Class, type Middleware } from '../../framework/index';
 import type { InspectedRoute } from '../../framework/inspect';
 import { CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
@@ -73,7 +73,7 @@ function fullApp(
   errors: Finding[],
 ): BaseRouter | undefined {
   try {
-    const app = createApp(project, discovery, middleware, { logger: { error: () => {} } });
+    const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
     for (const router of routers) {
       if (!router.instance) continue;
       try {

@@ -1,5 +1,5 @@
 import { join, relative, sep } from 'node:path';
-import type { BaseRouter, Controller } from '../../framework/index';
+import { createLogger, type BaseRouter, type Controller } from '../../framework/index';
 import { declarationOf, inspectApp, type InspectedRoute } from '../../framework/inspect';
 import { createApp, includeRouter, type Discovery, type Found, type Project } from '../../runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
@@ -15,8 +15,6 @@ export interface RouterRoutes {
   rows: RouteRow[];
 }
 
-const silent = { error: () => {} };
-
 /**
  * Includes each router in an app of its own (config and services provided), so one router's mistake
  * neither hides another's routes nor counts as a clash with them. Rejections become error findings.
@@ -24,6 +22,7 @@ const silent = { error: () => {} };
 export function routesByRouter(project: Project, discovery: Discovery): { routers: RouterRoutes[]; findings: Finding[] } {
   const routers: RouterRoutes[] = [];
   const findings: Finding[] = [];
+  const silent = createLogger({ level: 'silent' });
   for (const found of discovery.routers) {
     const app = createApp(project, discovery, [], { logger: silent });
     const problem = includeRouter(app, found, project);

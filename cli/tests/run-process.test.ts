@@ -48,8 +48,8 @@ describe('trellis run (a real process)', () => {
     const log = await run.waitFor(/\{[^\n]*"path":"\/tasks\/99"[^\n]*\}\n/);
     const line = JSON.parse(log[0]);
     assert.deepEqual(
-      { method: line.method, path: line.path, status: line.status, id: line.id, msg: line.msg, level: line.level },
-      { method: 'GET', path: '/tasks/99', status: 404, id: 'trace-42', msg: 'request', level: 30 },
+      { method: line.method, path: line.path, status: line.status, reqId: line.reqId, msg: line.msg, level: line.level },
+      { method: 'GET', path: '/tasks/99', status: 404, reqId: 'trace-42', msg: 'request', level: 30 },
     );
     assert.equal(typeof line.ms, 'number');
     assert.equal(typeof line.time, 'number');

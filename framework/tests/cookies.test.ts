@@ -17,6 +17,7 @@ import {
   type Request,
 } from '../index';
 import { Req } from '../param';
+import { capturedLog, silentLogger } from './fixtures/captured-log';
 import { TestClient } from '../testing';
 
 class Session extends router('/') {
@@ -34,7 +35,7 @@ class Session extends router('/') {
   @Get('/bad') bad() { return new JSONResponse({}).setCookie('bad name', 'x'); }
 }
 
-const app = (...middleware: Middleware[]) => new BaseRouter({ logger: { error: () => {} } }).includeRouter(Session).addMiddleware(...middleware);
+const app = (...middleware: Middleware[]) => new BaseRouter({ logger: silentLogger() }).includeRouter(Session).addMiddleware(...middleware);
 
 /** The raw `Set-Cookie` lines of a response over a real socket (one header line each). */
 async function rawSetCookies(path: string, method = 'POST'): Promise<string[]> {
@@ -163,13 +164,13 @@ describe('response.setCookie and deleteCookie', () => {
   });
 
   it('answers a handler that sets an invalid cookie like any failing handler: 500, nothing leaked', async () => {
-    const logged: unknown[] = [];
-    const client = new TestClient(new BaseRouter({ logger: { error: (_m, e) => void logged.push(e) } }).includeRouter(Session));
+    const { logger, lines: logged } = capturedLog();
+    const client = new TestClient(new BaseRouter({ logger }).includeRouter(Session));
     const res = await client.get('/bad');
     assert.equal(res.status, 500);
     assert.deepEqual(res.json(), { error: 'Internal Server Error' });
     assert.equal(res.headers['set-cookie'], undefined);
-    assert.equal((logged[0] as TrellisError).code, 'TRELLIS_ERR_COOKIE');
+    assert.equal(logged[0].err?.code, 'TRELLIS_ERR_COOKIE');
     assert.equal((await client.get('/theme')).status, 200);
   });
 });

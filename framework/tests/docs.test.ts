@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IsString } from 'class-validator';
 import { parse } from 'yaml';
-import { BaseRouter, Get, Post, router, TrellisError, type Logger } from '../index';
+import { BaseRouter, Get, Post, router, TrellisError } from '../index';
 import { Body } from '../param';
 import { TestClient } from '../testing';
+import { capturedLog } from './fixtures/captured-log';
 
 class TaskIn {
   @IsString() title!: string;
@@ -174,8 +175,7 @@ describe('docs pages', () => {
   });
 
   it('answer a generic 500 when the document cannot be built, logging why', async () => {
-    const logged: unknown[] = [];
-    const logger: Logger = { ...console, error: (...args: unknown[]) => void logged.push(...args) };
+    const { logger, lines: logged } = capturedLog();
     const makeDto = () => {
       class Item {
         @IsString() name!: string;
@@ -191,6 +191,6 @@ describe('docs pages', () => {
     const res = await client.get('/docs/openapi.json');
     assert.equal(res.status, 500);
     assert.deepEqual(res.json(), { error: 'Internal Server Error' });
-    assert.ok(logged.some((entry) => entry instanceof TrellisError && entry.code === 'TRELLIS_ERR_SCHEMA_NAME_CLASH'));
+    assert.deepEqual(logged.map((line) => [line.level, line.err?.type, line.err?.code]), [[50, 'TrellisError', 'TRELLIS_ERR_SCHEMA_NAME_CLASH']]);
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, HTTPException, router, type Logger } from '../index';
+import { BaseRouter, Get, HTTPException, router } from '../index';
 import { TestClient } from '../testing';
+import { capturedLog, type LogLine } from './fixtures/captured-log';
 
 class NotFoundError extends Error {}
 class TaskNotFound extends NotFoundError {}
@@ -19,10 +20,9 @@ class Failing extends router('/fail') {
   @Get('/base') base() { throw new NotFoundError('nothing'); }
 }
 
-function appWithLog(): { app: BaseRouter; logged: unknown[] } {
-  const logged: unknown[] = [];
-  const logger: Logger = { error: (message, error) => logged.push([message, error]) };
-  return { app: new BaseRouter({ logger }).includeRouter(new Failing()), logged };
+function appWithLog(): { app: BaseRouter; logged: LogLine[] } {
+  const { logger, lines } = capturedLog();
+  return { app: new BaseRouter({ logger }).includeRouter(new Failing()), logged: lines };
 }
 
 describe('errors', () => {
@@ -65,9 +65,11 @@ describe('errors', () => {
         assert.equal(res.status, 500);
         assert.equal(res.text, '{"error":"Internal Server Error"}');
         assert.equal(logged.length, 1);
-        const [message, error] = logged[0] as [string, unknown];
-        assert.match(message, new RegExp(`GET ${path}`));
-        assert.ok(error);
+        // One pino line: the request id the response carried, the error through pino's serializer.
+        const [line] = logged;
+        assert.deepEqual([line.level, line.msg, line.reqId], [50, `GET ${path} failed`, res.headers['x-request-id']]);
+        if (path === '/fail/string') assert.equal(line.err, 'a string');
+        else assert.match(String(line.err?.stack), /^(Type)?Error: .+\n {4}at /);
       }
     });
   }

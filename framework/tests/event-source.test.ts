@@ -5,17 +5,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it, mock } from 'node:test';
 import { BaseRouter, EventSourceResponse, Get, router, TrellisError, type EventSourceInit, type Request, type Server, type ServerSentEvent } from '../index';
 import { Req } from '../param';
+import { capturedLog, type LogLine } from './fixtures/captured-log';
 import { TestClient } from '../testing';
 
 type Events = (request: Request) => AsyncIterable<ServerSentEvent | string>;
-type Logged = Array<[string, unknown]>;
+type Logged = LogLine[];
 
 /** An app whose `GET /events` answers an EventSourceResponse of `events(request)`. */
 function serve(events: Events, init?: EventSourceInit, logged: Logged = []): BaseRouter {
   class Feed extends router('/') {
     @Get('/events') events(@Req() request: Request) { return new EventSourceResponse(events(request), init); }
   }
-  const logger = { error: (message: string, error?: unknown) => void logged.push([message, error]) };
+  const { logger } = capturedLog('info', logged);
   return new BaseRouter({ logger }).includeRouter(Feed);
 }
 
@@ -131,7 +132,7 @@ describe('EventSourceResponse', () => {
         assert.equal(text, ': ping\n\ndata: before\n\n', field);
         assert.equal(cut, true);
         await until(() => logged.length > 0);
-        const error = logged[0][1] as TrellisError;
+        const error = logged[0].err!;
         assert.equal(error.code, 'TRELLIS_ERR_EVENT_STREAM');
         assert.match(error.message, new RegExp(`^Invalid ${field} `));
       } finally {
@@ -219,7 +220,7 @@ describe('EventSourceResponse', () => {
       @Get('/events') events() { return (response = new EventSourceResponse(quiet(), { ping: 0 })); }
     }
     const logged: Logged = [];
-    const { server, port } = await listening(new BaseRouter({ logger: { error: (m, e) => void logged.push([m, e]) } }).includeRouter(Quiet));
+    const { server, port } = await listening(new BaseRouter({ logger: capturedLog('info', logged).logger }).includeRouter(Quiet));
     try {
       const res = await request(port);
       await readUntil(res, 'data: hello\n\n');

@@ -11,6 +11,7 @@ import { rateLimit } from 'express-rate-limit';
 import { IsString } from 'class-validator';
 import { BaseRouter, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request } from '../index';
 import { Body, Req } from '../param';
+import { silentLogger } from './fixtures/captured-log';
 import { TestClient } from '../testing';
 
 class NoteIn {
@@ -36,7 +37,7 @@ class Seen extends Middleware {
   }
 }
 
-const app = () => new BaseRouter({ title: 'Notes', logger: { error() {} } }).includeRouter(Notes);
+const app = () => new BaseRouter({ title: 'Notes', logger: silentLogger() }).includeRouter(Notes);
 const servers: Server[] = [];
 after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 

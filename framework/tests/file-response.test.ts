@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import contentDisposition from 'content-disposition';
 import { BaseRouter, FileResponse, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request, type Response, type Server } from '../index';
 import { Req } from '../param';
+import { capturedLog } from './fixtures/captured-log';
 import { TestClient } from '../testing';
 
 let dir: string;
@@ -196,15 +197,15 @@ describe('FileResponse', () => {
 
   it('answers a file that cannot be read with a 500 that names no path, and logs the cause', async () => {
     symlinkSync('loop', file('loop'));
-    const logged: unknown[] = [];
+    const { logger, lines: logged } = capturedLog();
     class Files extends router('/') {
       @Get('/f') get() { return new FileResponse(file('loop')); }
     }
-    const app = new BaseRouter({ logger: { error: (_message, error) => void logged.push(error) } }).includeRouter(Files);
+    const app = new BaseRouter({ logger }).includeRouter(Files);
     const res = await new TestClient(app).get('/f');
     assert.equal(res.status, 500);
     assert.deepEqual(res.json(), { error: 'Internal Server Error' });
-    assert.equal((logged[0] as NodeJS.ErrnoException).code, 'ELOOP');
+    assert.equal(logged[0].err?.code, 'ELOOP');
   });
 
   it('lets middleware see the real status and headers: 206, 304, 404', async () => {

@@ -5,6 +5,7 @@ import { IsString } from 'class-validator';
 import { BaseRouter, Get, Post, router } from '../index';
 import { Body } from '../param';
 import { TestClient } from '../testing';
+import { capturedLog } from './fixtures/captured-log';
 
 class NoteIn {
   @IsString() text!: string;
@@ -17,8 +18,8 @@ class Notes extends router('/notes') {
   @Get('/crash') crash() { throw new Error('boom at /srv/secret.ts'); }
 }
 
-const logged: string[] = [];
-const app = new BaseRouter({ bodyLimit: 1024, logger: { error: (message) => logged.push(message) } }).includeRouter(new Notes());
+const { logger, lines: logged } = capturedLog();
+const app = new BaseRouter({ bodyLimit: 1024, logger }).includeRouter(new Notes());
 const client = new TestClient(app);
 const json = { 'content-type': 'application/json' };
 
@@ -59,7 +60,7 @@ describe('request ids', () => {
     assert.equal(res.status, 500);
     assert.equal(res.text, '{"error":"Internal Server Error"}');
     assert.equal(res.headers['x-request-id'], 'trace-42');
-    assert.deepEqual(logged, ['GET /notes/crash failed (request id trace-42)']);
+    assert.deepEqual(logged.map((line) => [line.msg, line.reqId, line.err?.message]), [['GET /notes/crash failed', 'trace-42', 'boom at /srv/secret.ts']]);
   });
 });
 

@@ -7,6 +7,7 @@ import { IsString } from 'class-validator';
 import { BaseRouter, Get, Injectable, JSONResponse, Middleware, Post, router, type CallNext, type Request } from '../index';
 import { Body, Header, Int, Path, Req } from '../param';
 import { TestClient } from '../testing';
+import { silentLogger } from './fixtures/captured-log';
 
 class AddHeader extends Middleware {
   async dispatch(request: Request, callNext: CallNext) {
@@ -56,7 +57,7 @@ class Public extends router('/public') {
   @Get('/boom') boom() { throw new Error('boom'); }
 }
 
-const quiet = { error() {} };
+const quiet = silentLogger();
 
 describe('middleware', () => {
   it('sees the downstream response and may change it (global: every route, 404s and 405s too)', async () => {

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { BaseRouter, Get, HTTPException, JSONResponse, Middleware, router, type CallNext, type Request } from '../index';
 import { Query } from '../param';
 import { TestClient } from '../testing';
+import { capturedLog, silentLogger } from './fixtures/captured-log';
 import { listening } from './fixtures/listening';
 
 // Node's writeHead throws on a header value with CR, LF, NUL or a character above U+00FF; a throw in the
@@ -31,8 +32,8 @@ class Tagging extends Middleware {
   }
 }
 
-const logged: Array<{ message: string; error: unknown }> = [];
-const app = new BaseRouter({ logger: { error: (message, error) => logged.push({ message, error }) } })
+const { logger, lines: logged } = capturedLog();
+const app = new BaseRouter({ logger })
   .includeRouter(new Probe())
   .addMiddleware(new Tagging());
 const client = new TestClient(app);
@@ -61,13 +62,16 @@ describe('a response Node cannot send', () => {
       assert.equal(res.headers['x-tag'], undefined);
       assert.equal(res.headers['set-cookie'], undefined);
       assert.equal(logged.length, 1, 'logged once');
-      assert.match(logged[0].message, /request id probe-1/);
+      assert.deepEqual([logged[0].level, logged[0].reqId], [50, 'probe-1']);
+      assert.ok(logged[0].msg?.startsWith(`GET ${path.split('?')[0]}`), logged[0].msg);
+      assert.ok(logged[0].err?.stack, 'the error, with its stack');
       assert.equal((await client.get('/probe/fine')).status, 200);
     });
   }
 
   it('keeps serving when the logger itself throws', async () => {
-    const noisy = new BaseRouter({ logger: { error: () => { throw new Error('log down'); } } }).includeRouter(new Probe());
+    const broken = Object.assign(silentLogger(), { error: () => { throw new Error('log down'); } });
+    const noisy = new BaseRouter({ logger: broken }).includeRouter(new Probe());
     const res = await new TestClient(noisy).get('/probe/download?v=%E2%82%AC');
     assert.equal(res.status, 500);
     assert.deepEqual(res.json(), { error: 'Internal Server Error' });

@@ -7,6 +7,7 @@ import { IsString } from 'class-validator';
 import { BaseRouter, Get, Post, router, serverUrl } from '../index';
 import { Body, Path, Query } from '../param';
 import { TestClient } from '../testing';
+import { silentLogger } from './fixtures/captured-log';
 
 class NoteIn {
   @IsString() text!: string;
@@ -22,7 +23,7 @@ class Notes extends router('/notes') {
   }
 }
 
-const app = () => new BaseRouter({ logger: { error() {} } }).includeRouter(new Notes());
+const app = () => new BaseRouter({ logger: silentLogger() }).includeRouter(new Notes());
 const servers: Server[] = [];
 after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 

@@ -6,10 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { BaseRouter, Get, JSONResponse, Middleware, router, StreamingResponse, type CallNext, type Request, type Response, type Server } from '../index';
 import { Req } from '../param';
+import { capturedLog, type LogLine } from './fixtures/captured-log';
 import { TestClient } from '../testing';
 
 type Make = (request: Request) => unknown;
-type Logged = Array<[string, unknown]>;
+type Logged = LogLine[];
 
 /** An app whose `GET /s` returns `make(request)`; errors it logs go to `logged`. */
 function serve(make: Make, logged: Logged = [], ...middleware: Middleware[]): BaseRouter {
@@ -17,7 +18,7 @@ function serve(make: Make, logged: Logged = [], ...middleware: Middleware[]): Ba
     @Get('/s') stream(@Req() request: Request) { return make(request); }
     @Get('/ok') ok() { return { ok: true }; }
   }
-  const logger = { error: (message: string, error?: unknown) => void logged.push([message, error]) };
+  const { logger } = capturedLog('info', logged);
   return new BaseRouter({ logger }).includeRouter(Streams).addMiddleware(...middleware);
 }
 
@@ -207,8 +208,9 @@ describe('StreamingResponse', () => {
       assert.equal(cut, true, 'the client sees an incomplete response, not a complete short one');
       await sleep(20);
       assert.equal(logged.length, 1);
-      assert.match(logged[0][0], /^GET \/s: the response stream failed \(request id .+\)$/);
-      assert.equal((logged[0][1] as Error).message, 'database went away');
+      assert.equal(logged[0].msg, 'GET /s: the response stream failed');
+      assert.match(String(logged[0].reqId), /./);
+      assert.equal(logged[0].err?.message, 'database went away');
       assert.equal((await fetch(`http://127.0.0.1:${port}/ok`)).status, 200);
     } finally {
       await closeServer(server);
@@ -227,7 +229,7 @@ describe('StreamingResponse', () => {
       assert.equal(cut, true);
       await sleep(20);
       assert.equal(logged.length, 1);
-      assert.equal((logged[0][1] as NodeJS.ErrnoException).code, 'ERR_INVALID_ARG_TYPE');
+      assert.equal(logged[0].err?.code, 'ERR_INVALID_ARG_TYPE');
     } finally {
       await closeServer(server);
     }

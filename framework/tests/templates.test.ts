@@ -7,6 +7,7 @@ import {
 } from '../index';
 import { Query } from '../param';
 import { TestClient } from '../testing';
+import { capturedLog, type LogLine } from './fixtures/captured-log';
 
 const DIR = join(__dirname, 'fixtures', 'templates');
 
@@ -27,8 +28,11 @@ class Pages extends router('/') {
   @Get('/teapot') teapot() { throw new HTTPException(418, 'short and stout'); }
 }
 
-function app(logs: string[] = []) {
-  const logger = { error: (message: string, error?: unknown) => logs.push(`${message} ${error instanceof Error ? error.message : ''}`) };
+/** A logged line as text: its message, then its error's. */
+const text = (line: LogLine) => `${line.msg} ${line.err?.message ?? ''}`;
+
+function app(logs: LogLine[] = []) {
+  const { logger } = capturedLog('info', logs);
   return new BaseRouter({ logger })
     .templates(DIR, { filters: { shout: (s: string) => `${s.toUpperCase()}!` }, globals: { site: 'trellis.dev' } })
     .includeRouter(Pages);
@@ -124,28 +128,26 @@ describe('template errors', () => {
       ['/escape?name=../../../../../../etc/passwd', /not found/],
     ];
     for (const [path, logged] of cases) {
-      const logs: string[] = [];
+      const logs: LogLine[] = [];
       const res = await new TestClient(app(logs)).get(path);
       assert.equal(res.status, 500, path);
       assert.match(String(res.headers['content-type']), /^application\/json/, path);
       assert.deepEqual(res.json(), { error: 'Internal Server Error' }, path);
       assert.equal(logs.length, 1, path);
-      assert.match(logs[0], logged, path);
+      assert.match(text(logs[0]), logged, path);
     }
   });
 
   it('logs a render() without app.templates() as a 500 naming the fix', async () => {
-    const logs: string[] = [];
-    const logger = { error: (message: string, error?: unknown) => logs.push(`${message} ${(error as Error).message}`) };
+    const { logger, lines: logs } = capturedLog();
     const res = await new TestClient(new BaseRouter({ logger }).includeRouter(Pages)).get('/hello');
     assert.equal(res.status, 500);
     assert.deepEqual(res.json(), { error: 'Internal Server Error' });
-    assert.match(logs[0], /render\("index\.html"\) needs a templates directory: call app\.templates\(dir\)/);
+    assert.match(text(logs[0]), /render\("index\.html"\) needs a templates directory: call app\.templates\(dir\)/);
   });
 
   it('falls back to a bare 500 when the error page itself cannot render', async () => {
-    const logs: string[] = [];
-    const application = app(logs);
+    const application = app();
     application.addExceptionHandler(HTTPException, () => render('nope.html'));
     const res = await new TestClient(application).get('/teapot');
     assert.equal(res.status, 500);

@@ -8,6 +8,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { BaseRouter, Post, Request, router, type Server } from '../index';
 import { Req, UploadedFile } from '../param';
 import { TestClient } from '../testing';
+import { silentLogger } from './fixtures/captured-log';
 import { BOUNDARY, file, multipart } from './fixtures/uploads/multipart';
 
 const seen: Array<{ path: string | undefined; existed: boolean; inMemory: boolean; same: boolean }> = [];
@@ -52,7 +53,7 @@ after(() => {
 });
 const leftovers = () => readdirSync(sandbox);
 
-const app = new BaseRouter({ logger: { error() {} } as never }).includeRouter(UploadRouter);
+const app = new BaseRouter({ logger: silentLogger() }).includeRouter(UploadRouter);
 let server: Server;
 let port: number;
 before(async () => {
@@ -149,7 +150,7 @@ describe('large files go to a temporary file that is always removed', () => {
   });
 
   it('removes it when the handler throws and when the file is over the limit', { timeout: 15_000 }, async () => {
-    const c = new TestClient(new BaseRouter({ logger: { error() {} } as never, uploads: { fileSize: 2 * 1024 * 1024 } }).includeRouter(UploadRouter));
+    const c = new TestClient(new BaseRouter({ logger: silentLogger(), uploads: { fileSize: 2 * 1024 * 1024 } }).includeRouter(UploadRouter));
     const big = multipart([file('file', 'big.bin', Buffer.alloc(3 * 1024 * 1024, 1))]);
     assert.equal((await c.post('/upload/file', { body: big.body, headers: big.headers })).status, 413);
     await until(() => leftovers().length === 0);

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseRouter, Config } from '../../framework/index';
+import { BaseRouter, Config, createLogger } from '../../framework/index';
 import type { Class } from '../../framework/metadata';
 import { isRouterClass, type Controller } from '../../framework/router';
 import { TestClient } from '../../framework/testing';
@@ -37,7 +37,7 @@ export const ADMIN_TOKEN = 'test-admin-token';
 export function sampleApp(): BaseRouter {
   const services = Object.values(exportsOf('services')).filter((v): v is Class => typeof v === 'function' && /^class\b/.test(String(v)));
   const { Timing } = exportsOf('middleware') as { Timing: Class };
-  const app = new BaseRouter({ title: 'Demo API', logger: { error() {} } });
+  const app = new BaseRouter({ title: 'Demo API', logger: createLogger({ level: 'silent' }) });
   app.provide(new Config({ app: { title: 'Demo API', description: 'A demo.' }, docs: { path: '/docs' }, admin: { token: ADMIN_TOKEN } }));
   app.provide(...services);
   app.templates(join(sampleDir, 'templates'));

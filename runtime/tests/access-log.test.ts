@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
+import { BaseRouter, Get, router, type Request } from '../../framework/index';
+import { Req } from '../../framework/param';
 import { listen, serverUrl, type Server } from '../../framework/server';
 import { withAccessLog } from '../access-log';
 import { loadProject } from '../load';
@@ -12,7 +14,7 @@ import { FIXTURES } from './support';
 /** What the log wrote, as parsed lines (after a flush). */
 class Captured {
   chunks: string[] = [];
-  readonly log = new RunLog(new BatchedDestination({ write: (chunk: Buffer | string) => this.chunks.push(String(chunk)) } as never));
+  readonly log = new RunLog(false, new BatchedDestination({ write: (chunk: Buffer | string) => this.chunks.push(String(chunk)) } as never));
 
   lines(): Array<Record<string, unknown>> {
     this.log.flush();
@@ -25,7 +27,7 @@ describe('the access log of trellis run', () => {
   let server: Server;
   let url: string;
   before(async () => {
-    const { app } = loadProject(join(FIXTURES, 'healthy'), { logger: captured.log.appLogger });
+    const { app } = loadProject(join(FIXTURES, 'healthy'), { logger: captured.log.logger });
     server = await listen(withAccessLog(app.handler, captured.log), { host: '127.0.0.1', port: 0 });
     url = serverUrl(server);
   });
@@ -45,8 +47,8 @@ describe('the access log of trellis run', () => {
   it('writes one JSON line per request: level, time, method, path without the query, status, ms, request id, msg', async () => {
     const { status, id, line } = await logged('/tasks/99?token=secret', { headers: { 'x-request-id': 'trace-7' } });
     assert.equal(status, 404);
-    assert.deepEqual(Object.keys(line), ['level', 'time', 'method', 'path', 'status', 'ms', 'id', 'msg']);
-    assert.deepEqual({ ...line, time: 0, ms: 0 }, { level: 30, time: 0, method: 'GET', path: '/tasks/99', status: 404, ms: 0, id: 'trace-7', msg: 'request' });
+    assert.deepEqual(Object.keys(line), ['level', 'time', 'method', 'path', 'status', 'ms', 'reqId', 'msg']);
+    assert.deepEqual({ ...line, time: 0, ms: 0 }, { level: 30, time: 0, method: 'GET', path: '/tasks/99', status: 404, ms: 0, reqId: 'trace-7', msg: 'request' });
     assert.equal(id, 'trace-7');
     assert.ok(Math.abs((line.time as number) - Date.now()) < 5_000, 'epoch milliseconds');
     // Rounded to hundredths (0.29 * 100 is not an integer in floating point, so compare the rounding instead).
@@ -61,7 +63,7 @@ describe('the access log of trellis run', () => {
     assert.deepEqual([spec.line.path, spec.line.status], ['/docs/openapi.json', 200]);
     const file = await logged('/static/hello.txt?v=2');
     assert.deepEqual([file.line.path, file.line.status], ['/static/hello.txt', 200]);
-    assert.equal(file.line.id, file.id, 'the request id the answer carried');
+    assert.equal(file.line.reqId, file.id, 'the request id the answer carried');
   });
 
   it('logs 499 when the client goes away before the answer', async () => {
@@ -95,7 +97,7 @@ describe('withAccessLog', () => {
       server.close();
     }
     assert.deepEqual(
-      captured.lines().map((line) => [line.path, line.id]),
+      captured.lines().map((line) => [line.path, line.reqId]),
       [['/id', 'from-app'], ['/none', undefined]],
     );
   });
@@ -107,23 +109,41 @@ describe('RunLog', () => {
     captured.log.access('GET', '/a"b\\c\u0001d/é', 200, 1.5, undefined);
     captured.log.access('POST', '/plain', 201, 0, 'id"1');
     const [first, second] = captured.lines();
-    assert.deepEqual([first.path, 'id' in first], ['/a"b\\c\u0001d/é', false]);
-    assert.deepEqual([second.method, second.path, second.status, second.ms, second.id], ['POST', '/plain', 201, 0, 'id"1']);
+    assert.deepEqual([first.path, 'reqId' in first], ['/a"b\\c\u0001d/é', false]);
+    assert.deepEqual([second.method, second.path, second.status, second.ms, second.reqId], ['POST', '/plain', 201, 0, 'id"1']);
   });
 
-  it('writes an unexpected error as one line with its type, message, stack, code and cause', () => {
+  it("is the app's logger: an unexpected error and request.log lines carry the reqId of the request's access line", async () => {
+    class Probe extends router('/probe') {
+      @Get('/read') read(@Req() request: Request) {
+        request.log.info({ taskId: 7 }, 'task read');
+        request.log.debug('not written: below info');
+        return { ok: true };
+      }
+      @Get('/boom') boom() {
+        throw Object.assign(new TypeError('boom', { cause: new RangeError('deep') }), { code: 'E_BOOM' });
+      }
+    }
     const captured = new Captured();
-    const cause = new RangeError('deep');
-    const error = Object.assign(new TypeError('boom', { cause }), { code: 'E_BOOM' });
-    captured.log.appLogger.error('GET /x failed (request id r-1)', error);
-    captured.log.error('thrown value', 'just a string');
-    const [line, plain] = captured.lines();
-    assert.deepEqual([line.level, line.msg], [50, 'GET /x failed (request id r-1)']);
-    const err = line.err as Record<string, unknown>;
-    assert.deepEqual([err.type, err.message, err.code], ['TypeError', 'boom', 'E_BOOM']);
-    assert.match(String(err.stack), /^TypeError: boom\n {4}at /);
-    assert.deepEqual([(err.cause as Record<string, unknown>).type, (err.cause as Record<string, unknown>).message], ['RangeError', 'deep']);
-    assert.deepEqual(plain.err, { type: 'string', message: 'just a string' });
+    const app = new BaseRouter({ logger: captured.log.logger }).includeRouter(new Probe());
+    const server = await listen(withAccessLog(app.handler, captured.log), { host: '127.0.0.1', port: 0 });
+    try {
+      for (const [path, id] of [['/probe/read', 'r-1'], ['/probe/boom', 'r-2']]) {
+        await (await fetch(`${serverUrl(server)}${path}`, { headers: { 'x-request-id': id } })).arrayBuffer();
+      }
+      for (let i = 0; i < 100 && captured.lines().length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      server.close();
+    }
+    const [read, readAccess, error, boomAccess] = captured.lines();
+    assert.deepEqual({ ...read, time: 0 }, { level: 30, time: 0, reqId: 'r-1', taskId: 7, msg: 'task read' });
+    assert.deepEqual([readAccess.msg, readAccess.reqId], ['request', 'r-1']);
+    assert.deepEqual([error.level, error.reqId, error.msg], [50, 'r-2', 'GET /probe/boom failed']);
+    // pino's error serializer: type, message and stack with their causes, and the error's own fields.
+    const err = error.err as Record<string, unknown>;
+    assert.deepEqual([err.type, err.message, err.code], ['TypeError', 'boom: deep', 'E_BOOM']);
+    assert.match(String(err.stack), /^TypeError: boom\n {4}at [^]*\ncaused by: RangeError: deep\n {4}at /);
+    assert.deepEqual([boomAccess.status, boomAccess.reqId], [500, 'r-2']);
   });
 });
 

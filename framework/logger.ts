@@ -1,0 +1,66 @@
+import type { Logger as PinoLogger } from 'pino';
+import type { Logger } from './exception-handlers';
+
+/** Where {@link createLogger}'s lines go: anything with a `write(line)` (a stream, pino's `destination()`). */
+export interface LogDestination {
+  write(line: string): unknown;
+}
+
+export interface LoggerOptions {
+  /** The lowest level written (`fatal`, `error`, `warn`, `info`, `debug`, `trace`, or `silent`): `info` by default. */
+  level?: string;
+  /** Lines for people (pino-pretty, one line each, local time) instead of JSON: by default when stdout is a terminal. */
+  pretty?: boolean;
+  /** Where the lines go: stdout by default, written at once (as `console.log` writes). */
+  destination?: LogDestination;
+}
+
+/**
+ * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or
+ * `hostname`) when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }`
+ * get pino's error serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses
+ * one of these, made on first need.
+ *
+ * @example
+ * ```ts
+ * const app = new BaseRouter({ logger: createLogger({ level: 'debug' }) });
+ * // in a handler: request.log.debug({ taskId }, 'task loaded') -> {"level":20,...,"reqId":"…","taskId":1,"msg":"task loaded"}
+ * ```
+ */
+export function createLogger(options: LoggerOptions = {}): PinoLogger {
+  // Loaded on first use: an app given its own logger never loads pino.
+  const pino = require('pino') as typeof import('pino');
+  const pretty = options.pretty ?? process.stdout.isTTY === true;
+  const out = pretty
+    ? prettyDestination(options.destination ?? process.stdout)
+    : (options.destination ?? pino.destination({ dest: 1, sync: true }));
+  return pino({ level: options.level ?? 'info', base: null }, out);
+}
+
+/** Writes each JSON line pino makes as pino-pretty renders it, in order with what else goes to `out`. */
+function prettyDestination(out: LogDestination): LogDestination {
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  // pino-pretty colours when stdout supports it; another destination gets plain text.
+  const colors = out === process.stdout ? {} : { colorize: false };
+  const prettify = prettyFactory({ singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ...colors });
+  return { write: (line: string) => out.write(prettify(line)) };
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+let shared: PinoLogger | undefined;
+
+/**
+ * The logger of apps given none: {@link createLogger}'s defaults, one per process, made when something is first
+ * logged (an app that logs nothing never loads pino).
+ */
+export function defaultLogger(): Logger {
+  const real = () => (shared ??= createLogger());
+  const forward =
+    (level: (typeof LEVELS)[number]) =>
+    (...args: unknown[]) => {
+      const logger = real();
+      Reflect.apply(logger[level], logger, args);
+    };
+  const [fatal, error, warn, info, debug, trace] = LEVELS.map(forward);
+  return { fatal, error, warn, info, debug, trace, child: (bindings) => real().child(bindings) };
+}
