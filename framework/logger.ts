@@ -1,4 +1,3 @@
-import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from './exception-handlers';
 
 /** Where {@link createLogger}'s lines go: anything with a `write(line)` (a stream, pino's `destination()`). */
@@ -19,7 +18,8 @@ export interface LoggerOptions {
  * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or
  * `hostname`) when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }`
  * get pino's error serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses
- * one of these, made on first need.
+ * one of these, made on first need. Typed as trellis's {@link Logger} (pino's own types stay out of trellis's, which
+ * compile without `esModuleInterop`); the object is a pino logger.
  *
  * @example
  * ```ts
@@ -27,7 +27,7 @@ export interface LoggerOptions {
  * // in a handler: request.log.debug({ taskId }, 'task loaded') -> {"level":20,...,"reqId":"…","taskId":1,"msg":"task loaded"}
  * ```
  */
-export function createLogger(options: LoggerOptions = {}): PinoLogger {
+export function createLogger(options: LoggerOptions = {}): Logger {
   // Loaded on first use: an app given its own logger never loads pino.
   const pino = require('pino') as typeof import('pino');
   const pretty = options.pretty ?? process.stdout.isTTY === true;
@@ -47,7 +47,7 @@ function prettyDestination(out: LogDestination): LogDestination {
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-let shared: PinoLogger | undefined;
+let shared: Logger | undefined;
 
 /**
  * The logger of apps given none: {@link createLogger}'s defaults, one per process, made when something is first
