@@ -11,7 +11,7 @@ export interface LoggerOptions {
   level?: string;
   /** Lines for people (pino-pretty, one line each, local time) instead of JSON: by default when stdout is a terminal. */
   pretty?: boolean;
-  /** Where the lines go: stdout by default, written at once (as `console.log` writes). */
+  /** Where the lines go: `process.stdout` by default, in order with what else the process prints there. */
   destination?: LogDestination;
 }
 
@@ -31,10 +31,8 @@ export function createLogger(options: LoggerOptions = {}): PinoLogger {
   // Loaded on first use: an app given its own logger never loads pino.
   const pino = require('pino') as typeof import('pino');
   const pretty = options.pretty ?? process.stdout.isTTY === true;
-  const out = pretty
-    ? prettyDestination(options.destination ?? process.stdout)
-    : (options.destination ?? pino.destination({ dest: 1, sync: true }));
-  return pino({ level: options.level ?? 'info', base: null }, out);
+  const out = options.destination ?? process.stdout;
+  return pino({ level: options.level ?? 'info', base: null }, pretty ? prettyDestination(out) : out);
 }
 
 /** Writes each JSON line pino makes as pino-pretty renders it, in order with what else goes to `out`. */
