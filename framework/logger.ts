@@ -1,4 +1,3 @@
-import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from './exception-handlers';
 
 /** Where {@link createLogger}'s lines go: anything with a `write(line)` (a stream, pino's `destination()`). */
@@ -16,10 +15,10 @@ export interface LoggerOptions {
 }
 
 /**
- * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or
- * `hostname`) when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }`
- * get pino's error serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses
- * one of these, made on first need.
+ * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or `hostname`)
+ * when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }` get pino's error
+ * serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses one of these, made on
+ * first need. Typed as the {@link Logger} it is: trellis's types do not pull in pino's (which need `esModuleInterop`).
  *
  * @example
  * ```ts
@@ -27,7 +26,7 @@ export interface LoggerOptions {
  * // in a handler: request.log.debug({ taskId }, 'task loaded') -> {"level":20,...,"reqId":"…","taskId":1,"msg":"task loaded"}
  * ```
  */
-export function createLogger(options: LoggerOptions = {}): PinoLogger {
+export function createLogger(options: LoggerOptions = {}): Logger {
   // Loaded on first use: an app given its own logger never loads pino.
   const pino = require('pino') as typeof import('pino');
   const pretty = options.pretty ?? process.stdout.isTTY === true;
@@ -45,7 +44,7 @@ function prettyDestination(out: LogDestination): LogDestination {
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-let shared: PinoLogger | undefined;
+let shared: Logger | undefined;
 
 /**
  * The logger of apps given none: {@link createLogger}'s defaults, one per process, made when something is first
