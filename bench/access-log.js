@@ -14,10 +14,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { pinning, pinSelf } = require('./lib/cpu');
 const { ENDPOINTS, writeWrkScripts } = require('./lib/endpoints');
-const { measureCell } = require('./lib/phases/throughput');
 const { runCreate } = require('./lib/phases/create');
+const { cpuSecondsOf, memoryOf } = require('./lib/proc');
+const { startServer } = require('./lib/server');
 const { median, rotate } = require('./lib/stats');
-const { assertWrk } = require('./lib/wrk');
+const { assertWrk, runWrk } = require('./lib/wrk');
 
 const ENDPOINT_IDS = ['get-task', 'post-task'];
 
@@ -40,6 +41,50 @@ function parse(argv) {
 
 const quote = (word) => `'${word.replace(/'/g, "'\\''")}'`;
 
+/** Busy and total time of one core so far, in clock ticks (/proc/stat). */
+function coreTicks(core) {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${core} `));
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
+}
+
+/** Resolves once no other wrk runs on this machine (another benchmark would share the pinned cores). */
+async function othersBenchmarkDone() {
+  const running = () =>
+    fs.readdirSync('/proc').some((pid) => {
+      try {
+        return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'wrk';
+      } catch {
+        return false;
+      }
+    });
+  while (running()) await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+/**
+ * One cell: a fresh server, 1 s of warm-up, then `seconds` measured. `others` is the share of the server's core
+ * that went to other processes meanwhile (this machine is shared): a cell where it exceeds 5 % is measured again.
+ */
+async function measure(contender, endpoint, { pin, scripts, seconds }) {
+  for (let attempt = 1; ; attempt++) {
+    await othersBenchmarkDone();
+    const server = await startServer(contender, pin);
+    try {
+      const run = { port: server.port, script: scripts[endpoint.id], connections: 64 };
+      await runWrk(pin, { ...run, seconds: 1 });
+      const [cpuBefore, coreBefore] = [cpuSecondsOf(server.pid), coreTicks(pin.server)];
+      const result = await runWrk(pin, { ...run, seconds });
+      const [cpuAfter, coreAfter] = [cpuSecondsOf(server.pid), coreTicks(pin.server)];
+      const ticks = coreAfter.total - coreBefore.total;
+      const others = Math.max(0, (coreAfter.busy - coreBefore.busy) / ticks - ((cpuAfter - cpuBefore) * 100) / ticks);
+      const cell = { rps: result.requestsPerSecond, cpuUs: ((cpuAfter - cpuBefore) * 1e6) / result.requests, others, attempt, peakMB: memoryOf(server.pid).peakMB };
+      if ((others <= 0.05 && result.requests > 0) || attempt === 5) return cell;
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
 async function main() {
   const options = parse(process.argv.slice(2));
   assertWrk();
@@ -60,31 +105,32 @@ async function main() {
         return { id, name, accessLog, out, command };
       }),
     );
-    const context = { pin, settings: { warmupSeconds: 1, measureSeconds: options.seconds, connections: 64 }, scripts: writeWrkScripts(workDir) };
+    const context = { pin, seconds: options.seconds, scripts: writeWrkScripts(workDir) };
     log(`pinned: ${pin.pinned} (server core ${pin.server}, wrk core ${pin.load}); ${options.rounds} rounds of ${options.seconds} s per cell`);
     const cells = {};
     let shift = 0;
     for (let round = 1; round <= options.rounds; round++) {
       for (const endpoint of ENDPOINTS.filter((e) => ENDPOINT_IDS.includes(e.id))) {
         for (const contender of rotate(contenders, shift++)) {
-          const cell = await measureCell(contender, endpoint, context);
+          const cell = await measure(contender, endpoint, context);
           const lines = fs.readFileSync(contender.out, 'utf8').split('\n').filter((line) => line.includes('"msg":"request"')).length;
           ((cells[endpoint.id] ??= {})[contender.id] ??= []).push(cell);
           log(
             `round ${round} ${endpoint.label.padEnd(13)} ${contender.id.padEnd(28)} ${Math.round(cell.rps).toString().padStart(6)} req/s` +
-              `  ${cell.cpuUs.toFixed(2).padStart(6)} µs CPU/req  ${lines} access lines${cell.wrong ? `  (${cell.wrong} wrong status)` : ''}`,
+              `  ${cell.cpuUs.toFixed(2).padStart(6)} µs CPU/req  ${lines} access lines  peak RSS ${cell.peakMB.toFixed(0)} MB  others ${(cell.others * 100).toFixed(1)} % of the core (attempt ${cell.attempt})`,
           );
         }
       }
     }
-    log('\nmedians                                      req/s   µs CPU/req   access log µs/req (with - without)');
+    log('\nmedians                                      req/s   µs CPU/req   peak RSS MB   access log µs/req (with - without)');
     for (const [endpointId, byContender] of Object.entries(cells)) {
       for (const contender of contenders) {
         const list = byContender[contender.id];
         const cpu = median(list.map((c) => c.cpuUs));
         const without = contender.accessLog ? median(byContender[`${contender.name} --no-access-log`].map((c) => c.cpuUs)) : NaN;
         const cost = contender.accessLog ? (cpu - without).toFixed(2) : '';
-        log(`${endpointId.padEnd(10)} ${contender.id.padEnd(32)} ${Math.round(median(list.map((c) => c.rps))).toString().padStart(7)} ${cpu.toFixed(2).padStart(10)}   ${cost}`);
+        const rss = median(list.map((c) => c.peakMB)).toFixed(0);
+        log(`${endpointId.padEnd(10)} ${contender.id.padEnd(32)} ${Math.round(median(list.map((c) => c.rps))).toString().padStart(7)} ${cpu.toFixed(2).padStart(10)} ${rss.padStart(13)}   ${cost}`);
       }
     }
   } finally {

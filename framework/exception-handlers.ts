@@ -4,7 +4,10 @@ import type { Request } from './request';
 import { JSONResponse, Response, isStatus } from './response';
 import { toResponse } from './result';
 
-/** One level of a {@link Logger}: fields and a message (`log.info({ taskId }, 'task loaded')`), or a message alone. */
+/**
+ * One level of a {@link Logger}: fields and a message (`log.info({ taskId }, 'task loaded')`), or a message alone.
+ * Errors go in the fields, as `err`: `log.error({ err }, 'import failed')`.
+ */
 export interface LogFn {
   (fields: object, message?: string): void;
   (message: string): void;

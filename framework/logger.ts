@@ -10,16 +10,15 @@ export interface LoggerOptions {
   level?: string;
   /** Lines for people (pino-pretty, one line each, local time) instead of JSON: by default when stdout is a terminal. */
   pretty?: boolean;
-  /** Where the lines go: stdout by default, written at once (as `console.log` writes). */
+  /** Where the lines go: `process.stdout` by default, in order with what else the process prints there. */
   destination?: LogDestination;
 }
 
 /**
- * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or
- * `hostname`) when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }`
- * get pino's error serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses
- * one of these, made on first need. Typed as trellis's {@link Logger} (pino's own types stay out of trellis's, which
- * compile without `esModuleInterop`); the object is a pino logger.
+ * A pino logger as trellis sets one up: JSON lines (`level`, epoch `time`, fields, `msg`; no `pid` or `hostname`)
+ * when stdout is not a terminal, pino-pretty's lines on a terminal. Errors logged as `{ err }` get pino's error
+ * serializer (type, message, stack, code, causes). An app without `AppOptions.logger` uses one of these, made on
+ * first need. Typed as the {@link Logger} it is: trellis's types do not pull in pino's (which need `esModuleInterop`).
  *
  * @example
  * ```ts
@@ -31,10 +30,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   // Loaded on first use: an app given its own logger never loads pino.
   const pino = require('pino') as typeof import('pino');
   const pretty = options.pretty ?? process.stdout.isTTY === true;
-  const out = pretty
-    ? prettyDestination(options.destination ?? process.stdout)
-    : (options.destination ?? pino.destination({ dest: 1, sync: true }));
-  return pino({ level: options.level ?? 'info', base: null }, out);
+  const out = options.destination ?? process.stdout;
+  return pino({ level: options.level ?? 'info', base: null }, pretty ? prettyDestination(out) : out);
 }
 
 /** Writes each JSON line pino makes as pino-pretty renders it, in order with what else goes to `out`. */

@@ -6,12 +6,15 @@ export const FLUSH_MS = 20;
 const BATCH_BYTES = 64 * 1024;
 
 /**
- * Where the run log writes: lines are encoded into one buffer and written together at most {@link FLUSH_MS}
- * after the first one (or when the next line might not fit in 64 KiB), so under load one write carries
- * hundreds of lines (a write per request costs more than the request).
+ * Where the run log's pino logger writes: lines are encoded into one buffer and written together at most
+ * {@link FLUSH_MS} after the first one (or when the next line might not fit in 64 KiB), so under load one write
+ * carries hundreds of lines (a write per request costs more than the request).
  * Lines are encoded at once rather than kept as strings until the write: strings that live for 20 ms survive
  * young-generation collections, which then grow (measured: +12 MB of RSS under load, and slower requests).
  * `process.stdout` keeps the lines in order with the banner and handles TTYs, pipes and files alike.
+ * pino's own asynchronous destination (sonic-boom, `minLength` 8 KiB, `periodicFlush` 20 ms) costs 3 µs more a
+ * line: it appends each line to a pending string and measures that string's UTF-8 length on every write
+ * (`bench/micro/access-line.js`).
  */
 export class BatchedDestination {
   readonly #out: Pick<Writable, 'write'>;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import { BaseRouter, createLogger, Get, router, type Logger, type Request } from '../index';
 import { Req } from '../param';
 import { TestClient } from '../testing';
@@ -41,6 +42,28 @@ describe('request.log', () => {
       [
         { level: 30, reqId: 'trace-1', taskId: 7, msg: 'task read' },
         { level: 40, reqId: 'trace-1', msg: 'slow store' },
+      ],
+    );
+  });
+});
+
+describe('AppOptions.logger', () => {
+  it('takes a pino logger as it is: errors as { err, reqId }, request.log as its child', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ base: { app: 'tasks' } }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    class Failing extends router('/failing') {
+      @Get() fail(@Req() request: Request) {
+        request.log.warn('about to fail');
+        throw new Error('boom');
+      }
+    }
+    const res = await new TestClient(new BaseRouter({ logger }).includeRouter(Failing)).get('/failing', { headers: { 'x-request-id': 'p-1' } });
+    assert.equal(res.status, 500);
+    assert.deepEqual(
+      lines.map(({ level, app, reqId, msg, err }) => [level, app, reqId, msg, (err as { message?: string } | undefined)?.message]),
+      [
+        [40, 'tasks', 'p-1', 'about to fail', undefined],
+        [50, 'tasks', 'p-1', 'GET /failing failed', 'boom'],
       ],
     );
   });
