@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { fixedBody, type FixedBody } from '../responses/fixed';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -44,24 +44,18 @@ function assetPath(file: string): string {
   return existsSync(vendored) ? vendored : require.resolve(file);
 }
 
-export interface Asset {
-  body: Buffer;
-  type: string;
-  etag: string;
-}
-
 // Shared by every app in the process; each file is read on its first request.
-const loaded = new Map<string, Asset>();
+const loaded = new Map<string, FixedBody>();
 
-/** The asset called `name`, or `undefined` for any other name. */
-export function asset(name: string): Asset | undefined {
+/** The asset called `name` (cached for a day by browsers), or `undefined` for any other name. */
+export function asset(name: string): FixedBody | undefined {
   if (!Object.hasOwn(ASSETS, name)) return undefined;
   let found = loaded.get(name);
   if (!found) {
     const { file, type, transform } = ASSETS[name];
     const raw = readFileSync(assetPath(file));
     const body = transform ? Buffer.from(transform(raw.toString('utf8'))) : raw;
-    found = { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    found = fixedBody(body, type, { 'cache-control': 'public, max-age=86400' });
     loaded.set(name, found);
   }
   return found;

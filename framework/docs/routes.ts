@@ -4,7 +4,7 @@ import type { Class } from '../metadata';
 import type { OpenAPIDocument } from '../openapi';
 import { Request } from '../request';
 import { JSONResponse } from '../response';
-import { fixedBody as text, fixedResponse as reply, type FixedBody as Text } from '../responses/fixed';
+import { fixedBody, fixedResponse, type FixedBody } from '../responses/fixed';
 import { router, type Controller } from '../router';
 import { asset } from './assets';
 import { landingPage, redocPage, swaggerInit, swaggerPage, type PageInfo } from './pages';
@@ -40,54 +40,53 @@ export function docsRouter(prefix: string, source: DocsSource): Class<Controller
 
   class DocsRouter extends router(prefix || '/') {
     @Get('/', HIDDEN) landing(@Req() request: Request) {
-      return reply(request, pages.get(request).landing);
+      return fixedResponse(request, pages.get(request).landing);
     }
 
     @Get('/swagger', HIDDEN) swagger(@Req() request: Request) {
-      return reply(request, pages.get(request).swagger);
+      return fixedResponse(request, pages.get(request).swagger);
     }
 
     @Get('/redoc', HIDDEN) redoc(@Req() request: Request) {
-      return reply(request, pages.get(request).redoc);
+      return fixedResponse(request, pages.get(request).redoc);
     }
 
     @Get('/swagger-init.js', HIDDEN) swaggerInit(@Req() request: Request) {
-      return reply(request, pages.get(request).swaggerInit);
+      return fixedResponse(request, pages.get(request).swaggerInit);
     }
 
     @Get('/openapi.json', HIDDEN) json(@Req() request: Request) {
-      return reply(request, documents.get(request).json);
+      return fixedResponse(request, documents.get(request).json);
     }
 
     @Get('/openapi.yaml', HIDDEN) yaml(@Req() request: Request) {
-      return reply(request, documents.get(request).yaml);
+      return fixedResponse(request, documents.get(request).yaml);
     }
 
     @Get('/assets/{name}', HIDDEN) asset(@Req() request: Request, @Path('name') name: string) {
       const found = asset(name);
-      if (!found) return new JSONResponse({ error: 'Not Found' }, { status: 404 });
-      return reply(request, { ...found, headers: { 'cache-control': 'public, max-age=86400' } });
+      return found ? fixedResponse(request, found) : new JSONResponse({ error: 'Not Found' }, { status: 404 });
     }
   }
   return DocsRouter;
 }
 
-function renderPages(info: PageInfo): Record<'landing' | 'swagger' | 'redoc' | 'swaggerInit', Text> {
-  const html = (body: string) => text(body, 'text/html; charset=utf-8', PAGE_HEADERS);
+function renderPages(info: PageInfo): Record<'landing' | 'swagger' | 'redoc' | 'swaggerInit', FixedBody> {
+  const html = (body: string) => fixedBody(body, 'text/html; charset=utf-8', PAGE_HEADERS);
   return {
     landing: html(landingPage(info)),
     swagger: html(swaggerPage(info)),
     redoc: html(redocPage(info)),
-    swaggerInit: text(swaggerInit(info), 'text/javascript; charset=utf-8'),
+    swaggerInit: fixedBody(swaggerInit(info), 'text/javascript; charset=utf-8'),
   };
 }
 
-function serialize(document: OpenAPIDocument, base: string): { json: Text; yaml: Text } {
+function serialize(document: OpenAPIDocument, base: string): { json: FixedBody; yaml: FixedBody } {
   const served = base ? { ...document, servers: [{ url: base }] } : document;
   const { stringify } = require('yaml') as typeof import('yaml');
   return {
-    json: text(JSON.stringify(served), 'application/json; charset=utf-8'),
-    yaml: text(stringify(served, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
+    json: fixedBody(JSON.stringify(served), 'application/json; charset=utf-8'),
+    yaml: fixedBody(stringify(served, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
   };
 }
 
