@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it, mock } from 'node:test';
-import { BaseRouter, EventSourceResponse, Get, router, TrellisError, type EventSourceInit, type Request, type Server, type ServerSentEvent } from '../index';
+import { BaseRouter, EventSourceResponse, Get, router, TrellisError, type EventSourceInit, type Request, type ServerSentEvent } from '../index';
 import { Req } from '../param';
 import { capturedLog, type LogLine } from './fixtures/captured-log';
+import { getUnread, readAll } from './fixtures/http-get';
+import { closeServer, startServer } from './fixtures/listening';
 import { TestClient } from '../testing';
 
 type Events = (request: Request) => AsyncIterable<ServerSentEvent | string>;
@@ -24,27 +25,7 @@ async function* list(...events: Array<ServerSentEvent | string>) {
   yield* events;
 }
 
-async function listening(app: BaseRouter, sendTimeout?: number): Promise<{ server: Server; port: number }> {
-  const server = await app.listen({ host: '127.0.0.1', port: 0, sendTimeout });
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
-const closeServer = (server: Server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
-
-const request = (port: number, headers: Record<string, string> = {}) =>
-  new Promise<IncomingMessage>((resolve, reject) =>
-    get({ host: '127.0.0.1', port, path: '/events', headers, agent: false }, resolve).on('error', reject),
-  );
-
-/** The text of a response up to its end, and whether it was cut. */
-function readAll(res: IncomingMessage): Promise<{ text: string; cut: boolean }> {
-  return new Promise((resolve) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
-    res.on('end', () => resolve({ text, cut: false }));
-    res.on('error', () => resolve({ text, cut: true }));
-  });
-}
+const request = (port: number, headers: Record<string, string> = {}) => getUnread(port, '/events', headers);
 
 /** Resolves once `res` has sent text containing `marker`, with all the text so far. */
 function readUntil(res: IncomingMessage, marker: string): Promise<string> {
@@ -126,7 +107,7 @@ describe('EventSourceResponse', () => {
     ];
     for (const [event, field] of forged) {
       const logged: Logged = [];
-      const { server, port } = await listening(serve(() => list({ data: 'before' }, event, { data: 'after' }), { ping: 0 }, logged));
+      const { server, port } = await startServer(serve(() => list({ data: 'before' }, event, { data: 'after' }), { ping: 0 }, logged));
       try {
         const { text, cut } = await readAll(await request(port));
         assert.equal(text, ': ping\n\ndata: before\n\n', field);
@@ -155,7 +136,7 @@ describe('EventSourceResponse', () => {
         await sleep(250);
         yield { data: 'late' };
       }
-      const { server, port } = await listening(serve(() => late(), { ping: 50 }));
+      const { server, port } = await startServer(serve(() => late(), { ping: 50 }));
       try {
         const { text, cut } = await readAll(await request(port));
         assert.equal(cut, false);
@@ -189,7 +170,7 @@ describe('EventSourceResponse', () => {
     class Ticks extends router('/') {
       @Get('/events') events() { return (response = new EventSourceResponse(ticks(), { ping: 1_000 })); }
     }
-    const { server, port } = await listening(new BaseRouter().includeRouter(Ticks));
+    const { server, port } = await startServer(new BaseRouter().includeRouter(Ticks));
     try {
       const res = await request(port);
       assert.match(await readUntil(res, 'tick 2\n\n'), /^: ping\n\nid: 0\ndata: tick 0\n\nid: 1\n/);
@@ -220,7 +201,7 @@ describe('EventSourceResponse', () => {
       @Get('/events') events() { return (response = new EventSourceResponse(quiet(), { ping: 0 })); }
     }
     const logged: Logged = [];
-    const { server, port } = await listening(new BaseRouter({ logger: capturedLog('info', logged).logger }).includeRouter(Quiet));
+    const { server, port } = await startServer(new BaseRouter({ logger: capturedLog('info', logged).logger }).includeRouter(Quiet));
     try {
       const res = await request(port);
       await readUntil(res, 'data: hello\n\n');
@@ -239,7 +220,7 @@ describe('EventSourceResponse', () => {
       await sleep(700);
       yield 'second';
     }
-    const { server, port } = await listening(serve(() => slow(), { ping: 0 }), 200);
+    const { server, port } = await startServer(serve(() => slow(), { ping: 0 }), { sendTimeout: 200 });
     try {
       const { text, cut } = await readAll(await request(port));
       assert.equal(cut, false);

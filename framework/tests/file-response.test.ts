@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync, type ReadStream } from 'node:fs';
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import contentDisposition from 'content-disposition';
-import { BaseRouter, FileResponse, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request, type Response, type Server } from '../index';
+import { BaseRouter, FileResponse, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request, type Response } from '../index';
 import { Req } from '../param';
 import { capturedLog } from './fixtures/captured-log';
+import { getUnread } from './fixtures/http-get';
+import { closeServer, startServer } from './fixtures/listening';
 import { TestClient } from '../testing';
 
 let dir: string;
@@ -51,13 +50,6 @@ class Spy extends Middleware {
     return response;
   }
 }
-
-async function listening(app: BaseRouter): Promise<{ server: Server; port: number }> {
-  const server = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
-const closeServer = (server: Server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
 
 describe('FileResponse', () => {
   it('sends the file with its type, length, Accept-Ranges, a weak ETag and Last-Modified', async () => {
@@ -240,85 +232,13 @@ describe('FileResponse', () => {
   });
 });
 
-describe('FileResponse Content-Disposition', () => {
-  const disposition = async (filename: string | undefined, type?: 'inline' | 'attachment') => {
-    const res = await client(() => new FileResponse(file('note.txt'), { filename, disposition: type })).get('/f');
-    assert.equal(res.status, 200, JSON.stringify(filename)?.slice(0, 40));
-    assert.equal(res.text, 'hello file');
-    return String(res.headers['content-disposition']);
-  };
-
-  it('sends attachment with a quoted ASCII name, or inline', async () => {
-    assert.equal(await disposition('report.txt'), 'attachment; filename="report.txt"');
-    assert.equal(await disposition('report.txt', 'inline'), 'inline; filename="report.txt"');
-    assert.equal(await disposition(undefined, 'inline'), 'inline');
-    assert.equal(await disposition(undefined, 'attachment'), 'attachment');
-    assert.equal(await disposition('say "hi".txt'), 'attachment; filename="say \\"hi\\".txt"');
-  });
-
-  it('encodes non-ASCII names as filename* next to an ASCII fallback', async () => {
-    assert.equal(
-      await disposition('Rapport été.pdf'),
-      `attachment; filename="Rapport ete.pdf"; filename*=UTF-8''Rapport%20%C3%A9t%C3%A9.pdf`,
-    );
-    assert.equal(await disposition('報告.txt'), `attachment; filename="__.txt"; filename*=UTF-8''%E5%A0%B1%E5%91%8A.txt`);
-    assert.equal(await disposition('🎉.png'), `attachment; filename="__.png"; filename*=UTF-8''%F0%9F%8E%89.png`);
-  });
-
-  it('never breaks the header or the server, whatever the name, and keeps the name readable', async () => {
-    const hostile = [
-      'a\r\nSet-Cookie: x=1.txt',
-      'line\nbreak.txt',
-      'nul\0byte.txt',
-      'tab\there.txt',
-      'semi;colon=1.txt',
-      '"quoted".txt',
-      '100%25.txt',
-      '\ud800lone surrogate.txt',
-      'tail\udfff.txt',
-      '../../etc/passwd',
-      'C:\\Users\\x\\secret.txt',
-      'é'.repeat(3000) + '.txt',
-      '😀'.repeat(2000),
-      'del\u007f.txt',
-      ' ',
-      '',
-      '/',
-    ];
-    for (const name of hostile) {
-      const header = await disposition(name);
-      assert.match(header, /^attachment(; |$)/, JSON.stringify(name).slice(0, 40));
-      assert.ok(/^[\x20-\x7e]*$/.test(header), `${JSON.stringify(name).slice(0, 40)}: ${header.slice(0, 80)}`);
-      // What the browser reads back: the last path segment, the same characters (a lone surrogate as U+FFFD).
-      const segment = name.split(/[/\\]/).pop()!.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-      if (segment === '') continue;
-      assert.equal(contentDisposition.parse(header).parameters.filename, segment, JSON.stringify(name).slice(0, 40));
-    }
-  });
-
-  it('is served over a real socket with the same header', async () => {
-    const { server, port } = await listening(serve(() => new FileResponse(file('note.txt'), { filename: 'naïve\r\nSet-Cookie: x=1 😀.txt' })));
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/f`);
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get('content-disposition'), `attachment; filename="naive__Set-Cookie: x=1 __.txt"; filename*=UTF-8''na%C3%AFve%0D%0ASet-Cookie%3A%20x%3D1%20%F0%9F%98%80.txt`);
-      assert.equal(res.headers.get('set-cookie'), null, 'no header injected');
-      assert.equal(await res.text(), 'hello file');
-    } finally {
-      await closeServer(server);
-    }
-  });
-});
-
 describe('FileResponse over a real socket', () => {
-  /** GET `path`; resolves with the response as soon as its headers arrive, unread. */
-  const request = (port: number, path: string) =>
-    new Promise<IncomingMessage>((resolve, reject) => get({ host: '127.0.0.1', port, path, agent: false }, resolve).on('error', reject));
+  const request = getUnread;
 
   it('streams a big file with backpressure: a reader that stops holds the file back, then gets every byte', async () => {
     let body: ReadStream | undefined;
     const grab = new Spy((response) => void (body = response.body as ReadStream));
-    const { server, port } = await listening(serve(() => new FileResponse(file('big.bin')), grab));
+    const { server, port } = await startServer(serve(() => new FileResponse(file('big.bin')), grab));
     try {
       const res = await request(port, '/f');
       res.pause();
@@ -347,7 +267,7 @@ describe('FileResponse over a real socket', () => {
         return new JSONResponse({ replaced: true });
       }
     }
-    const { server, port } = await listening(serve(() => new FileResponse(file('note.txt')), new Replace()));
+    const { server, port } = await startServer(serve(() => new FileResponse(file('note.txt')), new Replace()));
     try {
       const openFiles = () => readdirSync('/proc/self/fd').length;
       const before = openFiles();
@@ -364,7 +284,7 @@ describe('FileResponse over a real socket', () => {
   it('closes the file when the client goes away half-way', async () => {
     let body: ReadStream | undefined;
     const grab = new Spy((response) => void (body = response.body as ReadStream));
-    const { server, port } = await listening(serve(() => new FileResponse(file('big.bin')), grab));
+    const { server, port } = await startServer(serve(() => new FileResponse(file('big.bin')), grab));
     try {
       const res = await request(port, '/f');
       await new Promise((resolve) => res.once('data', resolve));

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, JSONResponse, Middleware, router, StreamingResponse, type CallNext, type Request, type Response, type Server } from '../index';
+import { BaseRouter, Get, JSONResponse, Middleware, router, StreamingResponse, type CallNext, type Request, type Response } from '../index';
 import { Req } from '../param';
 import { capturedLog, type LogLine } from './fixtures/captured-log';
+import { getUnread, readAll } from './fixtures/http-get';
+import { closeServer, startServer } from './fixtures/listening';
 import { TestClient } from '../testing';
 
 type Make = (request: Request) => unknown;
@@ -22,26 +22,7 @@ function serve(make: Make, logged: Logged = [], ...middleware: Middleware[]): Ba
   return new BaseRouter({ logger }).includeRouter(Streams).addMiddleware(...middleware);
 }
 
-async function listening(app: BaseRouter): Promise<{ server: Server; port: number }> {
-  const server = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
-const closeServer = (server: Server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
-
-/** GET over a real socket; resolves with the response as soon as its headers arrive, unread. */
-const request = (port: number, path = '/s') =>
-  new Promise<IncomingMessage>((resolve, reject) => get({ host: '127.0.0.1', port, path, agent: false }, resolve).on('error', reject));
-
-/** Reads a response to its end: its text, and whether it was cut (the chunked body never terminated). */
-function readAll(res: IncomingMessage): Promise<{ text: string; cut: boolean }> {
-  return new Promise((resolve) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
-    res.on('end', () => resolve({ text, cut: false }));
-    res.on('error', () => resolve({ text, cut: true }));
-  });
-}
+const request = (port: number, path = '/s') => getUnread(port, path);
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
@@ -149,7 +130,7 @@ describe('StreamingResponse', () => {
         stopped = true;
       }
     }
-    const { server, port } = await listening(serve(() => new StreamingResponse(endless())));
+    const { server, port } = await startServer(serve(() => new StreamingResponse(endless())));
     try {
       const res = await request(port);
       res.pause();
@@ -178,7 +159,7 @@ describe('StreamingResponse', () => {
         finished.push(response!.signal.aborted ? 'aborted' : 'not aborted');
       }
     }
-    const { server, port } = await listening(serve(() => (response = new StreamingResponse(waiting()))));
+    const { server, port } = await startServer(serve(() => (response = new StreamingResponse(waiting()))));
     try {
       const res = await request(port);
       const first = await new Promise<string>((resolve) => res.once('data', (chunk: Buffer) => resolve(chunk.toString())));
@@ -199,7 +180,7 @@ describe('StreamingResponse', () => {
       await sleep(20);
       throw new Error('database went away');
     }
-    const { server, port } = await listening(serve(() => failing(), logged));
+    const { server, port } = await startServer(serve(() => failing(), logged));
     try {
       const res = await request(port);
       assert.equal(res.statusCode, 200);
@@ -223,7 +204,7 @@ describe('StreamingResponse', () => {
       yield 'ok ';
       yield 42 as unknown as string;
     }
-    const { server, port } = await listening(serve(() => new StreamingResponse(wrong()), logged));
+    const { server, port } = await startServer(serve(() => new StreamingResponse(wrong()), logged));
     try {
       const { cut } = await readAll(await request(port));
       assert.equal(cut, true);
@@ -243,7 +224,7 @@ describe('StreamingResponse', () => {
         await sleep(10);
       }
     }
-    const { server, port } = await listening(serve(() => slow(), logged));
+    const { server, port } = await startServer(serve(() => slow(), logged));
     try {
       const res = await request(port);
       await new Promise((resolve) => res.once('data', resolve));
@@ -283,7 +264,7 @@ describe('stream responses and middleware that replace them', () => {
       }
     }
     const make = () => (source = new Readable({ read() {} })); // a source that would never end by itself
-    const { server, port } = await listening(serve(make, [], new Replace()));
+    const { server, port } = await startServer(serve(make, [], new Replace()));
     try {
       assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/s`)).json(), { replaced: true });
       await sleep(20);
