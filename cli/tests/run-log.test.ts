@@ -52,8 +52,10 @@ describe('the log of trellis run', () => {
 
   it('writes pino-pretty lines on a terminal (script(1) gives it one), the banner and shutdown lines as before', async () => {
     const healthy = relative(ROOT, join(FIXTURES, 'healthy'));
-    const command = [process.execPath, BIN, 'run', healthy, '--port', '0'].map((word) => `'${word}'`).join(' ');
-    const terminal = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT });
+    // script(1) runs the command with $SHELL -c; `exec` makes trellis the shell's own process whatever the shell
+    // (dash, CI's /bin/sh, keeps itself between them otherwise), so the SIGTERM below reaches trellis itself.
+    const command = 'exec ' + [process.execPath, BIN, 'run', healthy, '--port', '0'].map((word) => `'${word}'`).join(' ');
+    const terminal = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, SHELL: '/bin/sh' } });
     let output = '';
     terminal.stdout.on('data', (chunk) => (output += chunk));
     const closed = new Promise<number | null>((resolve) => terminal.on('close', resolve));
