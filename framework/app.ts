@@ -12,6 +12,8 @@ import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/colle
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, docsRouter, type DocsOptions } from './docs';
+import { createMetrics, type AppMetrics, type MetricsOptions } from './metrics';
+import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import { listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
@@ -43,6 +45,12 @@ export interface AppOptions {
    * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
    */
   docs?: DocsOptions | false;
+  /**
+   * Prometheus metrics at `GET /metrics` (off by default): requests and their durations by route pattern, method
+   * and status, and the process's CPU, memory, heap and event-loop lag. `true` turns them on, `{ path, buckets,
+   * defaultMetrics }` sets them up (see {@link MetricsOptions}); `app.metrics` is the registry they are read from.
+   */
+  metrics?: MetricsOptions | boolean;
   /**
    * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
    * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
@@ -96,6 +104,7 @@ export class BaseRouter {
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
+  readonly #metrics: AppMetrics | undefined;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -110,12 +119,17 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
+    this.#metrics = createMetrics(options.metrics);
+    if (this.#metrics) {
+      this.#container.provide(this.#metrics.registry);
+      this.#include(this.#metrics.router);
+    }
     const docs = docsPrefix(options.docs);
     if (docs !== undefined) {
       const { title, version, description } = this;
       this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
-      this.#docsRoutes = this.#routes.length;
     }
+    this.#docsRoutes = this.#routes.length;
   }
 
   /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
@@ -230,6 +244,20 @@ export class BaseRouter {
     return this.#listener;
   }
 
+  /**
+   * The app's prom-client registry, served at `/metrics` when `AppOptions.metrics` is on (`undefined` when
+   * off). Register your own metrics on it; services get it by declaring a constructor parameter of type `Registry`.
+   *
+   * @example
+   * ```ts
+   * import { Counter } from 'prom-client';
+   * const signups = new Counter({ name: 'signups_total', help: 'Accounts created', registers: [app.metrics!] });
+   * ```
+   */
+  get metrics(): Registry | undefined {
+    return this.#metrics?.registry;
+  }
+
   /** Starts an HTTP server; its `close()` lets in-flight requests finish. */
   listen(options: ListenOptions = {}): Promise<Server> {
     return listen(this.handler, options);
@@ -244,6 +272,7 @@ export class BaseRouter {
     const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.#context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
+    this.#metrics?.tallies.track(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
     dispatcher(request).then(
