@@ -62,6 +62,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     maxJsonContainers: settings.server.max_json_containers,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
+    metrics: settings.metrics.enabled ? { path: settings.metrics.path } : false,
     docComments: discovery.docComments,
   });
   app.provide(new Config({ ...values, server }));

@@ -17,6 +17,8 @@ export interface ProjectSettings {
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
+  /** Prometheus metrics (`AppOptions.metrics`): off by default. */
+  metrics: { enabled: boolean; path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
   middleware: string[];
 }
@@ -100,6 +102,10 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
   docs: {
     enabled: { check: boolean, default: true },
     path: { check: urlPath, default: '/docs' },
+  },
+  metrics: {
+    enabled: { check: boolean, default: false },
+    path: { check: urlPath, default: '/metrics' },
   },
 };
 
