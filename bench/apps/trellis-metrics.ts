@@ -1,5 +1,6 @@
-// bench/apps/trellis.ts with `AppOptions.metrics` on or off (METRICS=on|off; bench/metrics.js sets it): the same
-// routers, so the difference between the two is what /metrics costs a request. Run through register.js.
+// bench/apps/trellis.ts with `AppOptions.metrics` on or off (METRICS=on|off; bench/metrics.js sets it), or both apps
+// in one process (METRICS=both): the same routers, so the difference is what /metrics costs a request. Run through
+// register.js.
 import { BaseRouter, Get, HTTPException, Post, router } from '../../framework';
 import { Body, Int, Path, Query } from '../../framework/param';
 import { searchProducts, tasks } from './shared/store';
@@ -35,6 +36,11 @@ class ProductRouter extends router('/products') {
 }
 
 const metrics = process.env.METRICS;
-if (metrics !== 'on' && metrics !== 'off') throw new Error('METRICS is not on or off (bench/metrics.js sets it)');
-const app = new BaseRouter({ title: 'bench', metrics: metrics === 'on' }).includeRouter(new TaskRouter()).includeRouter(new ProductRouter());
-app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+const serve = (on: boolean, port: number) =>
+  new BaseRouter({ title: 'bench', metrics: on }).includeRouter(new TaskRouter()).includeRouter(new ProductRouter()).listen({ host: '127.0.0.1', port });
+if (metrics === 'on' || metrics === 'off') serve(metrics === 'on', Number(process.env.PORT));
+else if (metrics === 'both') {
+  // Both apps in one process (bench/metrics.js --mode one-process): off on PORT, on on PORT_ON.
+  serve(false, Number(process.env.PORT));
+  serve(true, Number(process.env.PORT_ON));
+} else throw new Error('METRICS is not on, off or both (bench/metrics.js sets it)');
