@@ -9,7 +9,8 @@ export const OTHER_METHOD = '_OTHER';
 /** The `status_code` label of a request whose client left before its response was sent (nginx's 499). */
 export const CLIENT_CLOSED = 499;
 
-const KNOWN_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
+// The method labels: the methods a route can declare, and the one label of every other.
+const METHOD_LABELS: ReadonlySet<string> = new Set([...HTTP_METHODS, OTHER_METHOD]);
 
 /** The requests of one label set: how many, their total duration, and how many fell in each bucket. */
 export interface Tally {
@@ -66,14 +67,7 @@ export class RequestTallies {
 
   /** Every tally so far. */
   *tallies(): IterableIterator<Tally> {
-    for (const methods of this.#routes.values()) {
-      const seen = new Set<Map<number, Tally>>();
-      for (const statuses of methods.values()) {
-        if (seen.has(statuses)) continue; // unknown methods share the OTHER_METHOD tallies
-        seen.add(statuses);
-        yield* statuses.values();
-      }
-    }
+    for (const methods of this.#routes.values()) for (const statuses of methods.values()) yield* statuses.values();
   }
 
   clear(): void {
@@ -85,14 +79,14 @@ export class RequestTallies {
     if (methods === undefined) this.#routes.set(route, (methods = new Map()));
     let statuses = methods.get(method);
     if (statuses === undefined) {
-      const label = KNOWN_METHODS.has(method) ? method : OTHER_METHOD;
-      statuses = methods.get(label) ?? new Map();
-      methods.set(label, statuses).set(method, statuses);
+      // Only the known methods become keys: an unknown one is looked up again each time (any string can reach
+      // the listener outside Node's parser, as through light-my-request).
+      if (!METHOD_LABELS.has(method)) return this.#tally(route, OTHER_METHOD, status);
+      methods.set(method, (statuses = new Map()));
     }
     let tally = statuses.get(status);
     if (tally === undefined) {
-      const label = KNOWN_METHODS.has(method) ? method : OTHER_METHOD;
-      tally = { labels: { method: label, route, status_code: String(status) }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
+      tally = { labels: { method, route, status_code: String(status) }, count: 0, sum: 0, buckets: new Float64Array(this.bounds.length) };
       statuses.set(status, tally);
     }
     return tally;
