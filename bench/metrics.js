@@ -14,10 +14,15 @@
 //   share sees both apps, as it would not in production (the listener's read of the app's metrics finds them in
 //   one app and not in the other).
 //
+// - profile: the on app alone under --cpu-prof (100 µs sampling) for --seconds of load after 1 s of warm-up: the
+//   share of the server's busy time spent in the metrics code (framework/metrics/request-tallies.ts: `track`, with
+//   the `close` listener it adds, and the listener itself, with the tally and the second clock read). This is the
+//   cost counted directly, where the two measurements above compare two noisy totals. `--mode all` runs the three.
+//
 // Before each cell (and each pair measured again) it waits for a quiet machine: no other wrk, both cores at most
 // 10 % busy over a second (the machine is shared with other sessions' test suites).
 //
-//   node bench/metrics.js [--mode both|processes|one-process] [--rounds 20] [--seconds 5] [--blocks 30]
+//   node bench/metrics.js [--mode both|processes|one-process|profile|all] [--rounds 20] [--seconds 5] [--blocks 30]
 //                         [--block-seconds 4] [--connections 64] [--endpoints get-task] [--scrapes 20]
 //
 // The figure is the server CPU per request (user + system time of the server process over the requests wrk
@@ -29,7 +34,8 @@ const { pinning, pinSelf } = require('./lib/cpu');
 const { ENDPOINTS, writeWrkScripts } = require('./lib/endpoints');
 const { request } = require('./lib/http-get');
 const { cpuSecondsOf } = require('./lib/proc');
-const { freePort, startServer } = require('./lib/server');
+const { summarizeProfile } = require('./lib/profile-summary');
+const { freePort, ROOT, startServer } = require('./lib/server');
 const { median, rotate } = require('./lib/stats');
 const { assertWrk, runWrk } = require('./lib/wrk');
 
@@ -44,13 +50,14 @@ function parse(argv) {
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (NUMBERS.includes(flag)) options[flag.slice(2).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = Number(value);
     else if (flag === '--endpoints') options.endpoints = value.split(',');
-    else if (flag === '--mode' && ['both', 'processes', 'one-process'].includes(value)) options.mode = value;
+    else if (flag === '--mode' && ['both', 'processes', 'one-process', 'profile', 'all'].includes(value)) options.mode = value;
     else throw new Error(`unknown option ${flag} ${value}`);
   }
   for (const id of options.endpoints) if (!ROUTES[id]) throw new Error(`--endpoints: one of ${Object.keys(ROUTES).join(', ')}`);
   return options;
 }
 
+/** @param {string} metrics @param {Record<string, string>} [env] */
 const contender = (metrics, env = {}) => ({
   id: `metrics ${metrics}`,
   metrics,
@@ -124,7 +131,7 @@ async function measureCell(c, endpoint, { pin, scripts, seconds, connections, sc
     try {
       const run = { script: scripts[endpoint.id], connections };
       const warm = await runWrk(pin, { ...run, port: server.port, seconds: 1 });
-      const cell = { ...(await loadBlock(pin, server, server.port, run, seconds)), attempt };
+      const cell = /** @type {any} */ ({ ...(await loadBlock(pin, server, server.port, run, seconds)), attempt });
       const page = await request(server.port, { path: '/metrics' });
       if (c.metrics === 'on') {
         if (page.status !== 200) throw new Error(`GET /metrics answered ${page.status}`);
@@ -194,10 +201,11 @@ async function processes(endpoints, context, log) {
 
 async function oneProcess(endpoints, context, log) {
   const { pin, scripts, blocks, blockSeconds, connections } = context;
-  const both = contender('both', { PORT_ON: String(await freePort()) });
+  const portOn = await freePort();
+  const both = contender('both', { PORT_ON: String(portOn) });
   await quietMachine(log);
   const server = await startServer(both, pin);
-  const ports = { off: server.port, on: Number(both.env.PORT_ON) };
+  const ports = { off: server.port, on: portOn };
   const results = {};
   try {
     if ((await request(ports.on, { path: '/metrics' })).status !== 200) throw new Error('the on app does not serve /metrics');
@@ -210,7 +218,7 @@ async function oneProcess(endpoints, context, log) {
         let pair;
         for (let attempt = 1; attempt <= 5; attempt++) {
           if (attempt > 1) await quietMachine(log);
-          pair = { attempt };
+          pair = /** @type {any} */ ({ attempt });
           for (const side of block % 2 ? ['off', 'on'] : ['on', 'off']) pair[side] = await loadBlock(pin, server, ports[side], run, blockSeconds);
           if (pair.off.others <= 0.05 && pair.on.others <= 0.05) break;
         }
@@ -235,6 +243,40 @@ async function oneProcess(endpoints, context, log) {
   }
 }
 
+async function profile(endpoints, context, workDir, log) {
+  const { pin, scripts, seconds, connections } = context;
+  log('\nProfile of the on app (--cpu-prof, 100 µs sampling); share of the busy samples (all but idle), inclusive.\n');
+  log('| endpoint | req/s under the profiler | busy ms sampled | track() | close listener | metrics code in all | µs per request |');
+  log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const endpoint of endpoints) {
+    const dir = fs.mkdtempSync(path.join(workDir, 'profile-'));
+    const on = contender('on');
+    const flags = ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '100', '-r', path.join(__dirname, 'lib', 'exit-on-signal.js')];
+    const profiled = { ...on, command: () => { const [node, ...rest] = on.command(); return [node, ...flags, ...rest]; } };
+    await quietMachine(log);
+    const server = await startServer(profiled, pin);
+    const run = { port: server.port, script: scripts[endpoint.id], connections };
+    await runWrk(pin, { ...run, seconds: 1 });
+    const result = await runWrk(pin, { ...run, seconds });
+    await server.stop();
+    const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no profile written in ${dir}`);
+    const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), ROOT, Infinity);
+    const ms = (test) => summary.inclusive.filter((s) => test(s.name)).reduce((sum, s) => sum + s.ms, 0);
+    const idle = ms((name) => name.startsWith('(idle)'));
+    const busy = summary.totalMs - idle;
+    // The frames of request-tallies.ts: `track` and the anonymous `close` listener it adds (which calls `observe`).
+    const inFile = (name) => name.includes('framework/metrics/request-tallies.ts');
+    const track = ms((name) => inFile(name) && name.startsWith('track '));
+    const listener = ms((name) => inFile(name) && name.startsWith('(anonymous) '));
+    const share = (x) => `${((100 * x) / busy).toFixed(2)} %`;
+    // Per request: the busy time of the profile spread over the requests, times the share (the profiler's own cost included in both).
+    const perRequest = ((track + listener) * 1000) / (result.requests * (1 + 1 / seconds));
+    log(`| ${endpoint.label} | ${Math.round(result.requestsPerSecond)} | ${Math.round(busy)} | ${share(track)} | ${share(listener)} | ` +
+      `${share(track + listener)} | ${perRequest.toFixed(2)} |`);
+  }
+}
+
 async function main() {
   const options = parse(process.argv.slice(2));
   assertWrk();
@@ -246,8 +288,10 @@ async function main() {
   const context = { pin, scripts: writeWrkScripts(workDir), log, ...options };
   log(`pinned: ${pin.pinned} (server core ${pin.server}, wrk core ${pin.load}); ${options.connections} connections; node ${process.version}`);
   try {
-    if (options.mode !== 'one-process') await processes(endpoints, context, log);
-    if (options.mode !== 'processes') await oneProcess(endpoints, context, log);
+    const run = (mode) => options.mode === mode || options.mode === 'all' || (options.mode === 'both' && mode !== 'profile');
+    if (run('processes')) await processes(endpoints, context, log);
+    if (run('one-process')) await oneProcess(endpoints, context, log);
+    if (run('profile')) await profile(endpoints, context, workDir, log);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
