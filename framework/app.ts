@@ -1,11 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Container } from './container';
+import { Container } from './injection/container';
+import type { Provider } from './injection/provider';
+import { healthRouter, healthSettings, type HealthOptions, type Readiness } from './health';
+import { runShutdownHooks, runStartupHooks, startupFailure } from './lifecycle/hooks';
+import { checkReadiness } from './lifecycle/readiness';
+import type { AppState } from './lifecycle/state';
+import { middlewareOf } from './router';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
-import type { MiddlewareLike } from './middleware';
+import { isMiddlewareClass, type MiddlewareLike } from './middleware';
 import { Request, RESPONSE, type RequestContext } from './request';
 import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
@@ -13,9 +19,9 @@ import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, docsRouter, type DocsOptions } from './docs';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
-import { listen, type ListenOptions, type Server } from './server';
+import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
-import { JSONResponse } from './response';
+import { JSONResponse, type Response } from './response';
 import { protocolRefusal } from './protocol';
 import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
@@ -54,6 +60,11 @@ export interface AppOptions {
    * manifest's table here, since a built app ships neither sources nor TypeScript.
    */
   docComments?: DocCommentTable;
+  /**
+   * `/healthz` (liveness) and `/readyz` (readiness: 503 while starting, draining after SIGTERM, or while a
+   * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.
+   */
+  health?: HealthOptions | boolean;
 }
 
 /**
@@ -64,14 +75,17 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 /**
  * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.
- * Everything is set up before it serves: after `listen()`, reading `handler` or the first request, the
- * methods that add to it throw `TRELLIS_ERR_APP_STARTED`, and each route's pipeline is compiled once.
+ * Everything is set up before it serves: after `start()`, `listen()`, reading `handler` or the first
+ * request, the methods that add to it throw `TRELLIS_ERR_APP_STARTED`. `start()` builds every router,
+ * middleware and service (dependencies first, awaiting async factories), runs their `onStartup()` hooks in
+ * that order and compiles each route's pipeline once; `stop()` runs their `onShutdown()` hooks in reverse.
  *
  * @example
  * ```ts
  * const app = new BaseRouter({ title: 'Tasks API', version: '1.0.0' });
  * app.provide(TaskService).includeRouter(TaskRouter).addMiddleware(Timing);
- * const server = await app.listen({ port: 8000 });
+ * const server = await app.listen({ port: 8000 });   // start() first: hooks run before the port opens
+ * process.once('SIGTERM', () => closeGracefully(server));   // drains, then stop(): shutdown hooks
  * ```
  */
 export class BaseRouter {
@@ -85,14 +99,25 @@ export class BaseRouter {
   readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
   readonly #table = new RouteTable<RouteRecord>();
-  /** The routes in inclusion order, the docs pages' last. */
+  /** The routes in inclusion order, the docs pages' and health probes' last. */
   readonly #routes: RouteRecord[] = [];
-  #docsRoutes = 0;
+  /** The framework's own routes (docs pages, health probes): kept after the ones added later. */
+  #builtInRoutes = 0;
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
   #openapi: OpenAPIDocument | undefined;
   #dispatcher: Dispatcher | undefined;
   #context: RequestContext | undefined;
+  #frozen = false;
+  #state: AppState = 'setting-up';
+  #starting: Promise<void> | undefined;
+  #stopping: Promise<boolean> | undefined;
+  /** Whatever may have lifecycle hooks, in startup order, once built; then those whose startup hook ran. */
+  #lifecycle: unknown[] = [];
+  readonly #started: unknown[] = [];
+  /** The router classes included, which the app builds when it starts. */
+  readonly #routerClasses: Array<Class<Controller>> = [];
+  #probes: ((request: Request) => Promise<Response> | undefined) | undefined;
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
@@ -114,20 +139,34 @@ export class BaseRouter {
     if (docs !== undefined) {
       const { title, version, description } = this;
       this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
-      this.#docsRoutes = this.#routes.length;
     }
+    const health = healthSettings(options.health);
+    if (health) this.#includeHealth(health);
+    this.#builtInRoutes = this.#routes.length;
+    internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
   }
 
-  /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
-  provide(...services: Array<Class | object>): this {
+  /**
+   * Registers services for constructor injection: a class (built once, when the app starts), an instance, or
+   * a provider object giving a token its value (`useValue`), class (`useClass`) or factory (`useFactory`,
+   * which may be async and receives `inject`'s tokens). A parameter typed with an interface or a primitive
+   * names its token with `@Inject(TOKEN)`.
+   *
+   * @example
+   * ```ts
+   * app.provide(TaskService, new Clock(), { provide: DB_POOL, useFactory: async (config: Config) => connect(config.string('db.url')), inject: [Config] });
+   * ```
+   */
+  provide(...services: Array<Class | object | Provider>): this {
     this.#assertSettingUp('provide');
     for (const service of services) this.#container.provide(service);
     return this;
   }
 
   /**
-   * Mounts a router: an instance, or a router class that the app builds, injecting its constructor
-   * parameters from provided services. Duplicate routes fail here, naming both handlers.
+   * Mounts a router: an instance, or a router class that the app builds when it starts, injecting its
+   * constructor parameters from provided services (provide them first: each parameter is checked here).
+   * Duplicate routes fail here, naming both handlers.
    */
   includeRouter(router: Controller | Class<Controller>): this {
     this.#assertSettingUp('includeRouter');
@@ -214,7 +253,7 @@ export class BaseRouter {
 
   /**
    * Every endpoint the app serves: the routers', static files' and favicon's routes in the order they were
-   * added, then the docs pages' (unless `docs: false`).
+   * added, then the docs pages' (unless `docs: false`) and the health probes' (with `health`).
    */
   get routes(): readonly RouteInfo[] {
     return this.#routes;
@@ -222,21 +261,116 @@ export class BaseRouter {
 
   /**
    * The app as a Node request listener, for `http.createServer`, test injectors, or an Express app
-   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it checks the app
-   * (middleware, dependencies), so configuration errors surface at startup, and starts serving.
+   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it ends setting up
+   * and checks the wiring (middleware, dependencies), so configuration errors surface at startup. The first
+   * request starts the app unless `start()` was awaited (health probes answer without waiting for it).
    */
   get handler(): RequestListener {
-    this.#prepare();
+    this.#freeze();
     return this.#listener;
   }
 
-  /** Starts an HTTP server; its `close()` lets in-flight requests finish. */
-  listen(options: ListenOptions = {}): Promise<Server> {
-    return listen(this.handler, options);
+  /**
+   * Starts the app (see {@link start}), then an HTTP server: the port opens once every startup hook has run.
+   * `closeGracefully(server)` lets in-flight requests finish, then stops the app (shutdown hooks).
+   */
+  async listen(options: ListenOptions = {}): Promise<Server> {
+    await this.start();
+    try {
+      const server = await listen(this.handler, options);
+      attachApp(server, this);
+      return server;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  /** Where the app is in its life: `'setting-up'`, `'starting'`, `'ready'`, `'draining'` or `'stopped'`. */
+  get state(): AppState {
+    return this.#state;
+  }
+
+  /**
+   * Builds every router, middleware and service the app needs (and every provided service with lifecycle
+   * hooks), dependencies first, awaiting async factories; runs their `onStartup()` hooks in that order;
+   * compiles the pipelines. Runs once: later calls return the same promise. A hook that throws stops it:
+   * the hooks that ran get their `onShutdown()`, and it rejects with `TRELLIS_ERR_STARTUP_FAILED` naming the
+   * hook (its error as `cause`). Serving `handler` yourself, call it first; otherwise the first request does.
+   *
+   * @example
+   * ```ts
+   * await app.start();               // Database.onStartup() has connected
+   * http.createServer(app.handler).listen(8000);
+   * ```
+   */
+  start(): Promise<void> {
+    return (this.#starting ??= this.#start());
+  }
+
+  /**
+   * Marks the app as shutting down: `/readyz` answers 503 from now on, so load balancers stop sending
+   * requests, while requests keep being served. `closeGracefully()` calls it before it stops accepting.
+   */
+  drain(): void {
+    if (this.#state === 'ready' || this.#state === 'starting') this.#state = 'draining';
+  }
+
+  /**
+   * Runs the `onShutdown()` hooks of everything started, in reverse startup order, each logged; one that
+   * throws is logged and the next still runs. With `timeoutMs`, hooks still running then are abandoned and
+   * the rest skipped. Resolves `true` when every hook finished. Runs once; call it after requests drained.
+   *
+   * @example
+   * ```ts
+   * await closeGracefully(server);   // drains, then calls app.stop() within the same grace period
+   * await app.stop();                // an app served by your own server
+   * ```
+   */
+  stop(options: { timeoutMs?: number } = {}): Promise<boolean> {
+    return (this.#stopping ??= this.#stop(options.timeoutMs ?? 10_000));
+  }
+
+  async #start(): Promise<void> {
+    const consumers = this.#freeze();
+    this.#state = 'starting';
+    try {
+      const built = await this.#container.build(consumers);
+      this.#bind(built);
+      // Middleware classes routers added in their constructors are known only now.
+      const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
+      this.#container.check(late);
+      for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
+      const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+      const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
+      this.#lifecycle = [...new Set([...this.#container.built, ...given])];
+      await runStartupHooks(this.#lifecycle, this.logger, this.#started);
+      this.#dispatcher = dispatcher;
+      if (this.#state === 'starting') this.#state = 'ready';
+    } catch (error) {
+      this.#state = 'stopped';
+      await runShutdownHooks(this.#started, this.logger, performance.now() + 10_000);
+      throw error instanceof TrellisError ? error : startupFailure('starting the app', error);
+    }
+  }
+
+  async #stop(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    this.drain();
+    if (this.#starting) await this.#starting.catch(() => {});
+    const finished = await runShutdownHooks(this.#started, this.logger, deadline);
+    this.#state = 'stopped';
+    return finished;
+  }
+
+  /** Runs every `healthCheck()`, each within `timeoutMs`: what `/readyz` answers with. */
+  readiness(timeoutMs = 5_000): Promise<Readiness> {
+    return checkReadiness(this.#lifecycle, timeoutMs, this.logger);
   }
 
   readonly #listener: RequestListener = (req, res) => {
-    const dispatcher = this.#prepare();
+    this.#freeze();
+    const dispatcher = this.#dispatcher;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
@@ -246,6 +380,7 @@ export class BaseRouter {
     (req as IncomingMessage & { id?: string }).id = request.id;
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
+    if (!dispatcher) return void this.#beforeStart(request);
     dispatcher(request).then(
       (response) => writeResponse(request, response, this.logger),
       (error) => this.#crash(request, error),
@@ -269,35 +404,83 @@ export class BaseRouter {
     return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
   }
 
+  // A request before the app has started starts it: the health probes answer at once (503 for readiness),
+  // anything else waits for the start.
+  async #beforeStart(request: Request): Promise<void> {
+    const starting = this.start();
+    const probe = this.#probes?.(request);
+    if (probe) {
+      starting.catch(() => {}); // reported to the requests that wait for it, and by /readyz staying 503
+      return writeResponse(request, await probe, this.logger);
+    }
+    try {
+      await starting;
+    } catch (error) {
+      report(this.logger, request, 'the app failed to start', error);
+      return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.logger);
+    }
+    this.#dispatcher!(request).then(
+      (response) => writeResponse(request, response, this.logger),
+      (error) => this.#crash(request, error),
+    );
+  }
+
+  #includeHealth(settings: NonNullable<ReturnType<typeof healthSettings>>): void {
+    const router = healthRouter(settings, this);
+    const records = this.#include(router).#routes.filter((route) => route.instance === router);
+    this.#probes = (request) => {
+      const route = records.find((record) => record.path === request.path && (request.method === 'GET' || request.method === 'HEAD'));
+      return route && (route.instance as unknown as Record<string, () => Promise<Response>>)[route.handlerName as string]();
+    };
+  }
+
   #include(router: Controller | Class<Controller>): this {
-    let instance: Controller;
-    if (router instanceof Controller) instance = router;
-    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<Controller>);
-    else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
-    const records = collectRoutes(instance);
+    let records: RouteRecord[];
+    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
+    else if (isRouterClass(router)) {
+      this.#container.check([router as Class<Controller>]);
+      records = collectRoutes(router as Class<Controller>);
+    } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     for (const record of records) this.#table.add(record.method, record.path, record, record.label);
-    this.#routes.splice(this.#routes.length - this.#docsRoutes, 0, ...records);
+    this.#routes.splice(this.#routes.length - this.#builtInRoutes, 0, ...records);
+    if (!(router instanceof Controller)) this.#routerClasses.push(router as Class<Controller>);
     this.#openapi = undefined;
     return this;
   }
 
   #assertSettingUp(method: string): void {
-    if (this.#dispatcher) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
+    if (this.#frozen) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
   }
 
-  // Compiles every pipeline exactly once, the first time the app is asked to serve.
-  #prepare(): Dispatcher {
-    if (this.#dispatcher) return this.#dispatcher;
+  // Ends setting up, once: checks what was added since the routers (middleware classes, services with
+  // hooks), so wiring mistakes surface before anything is built. Returns what the app builds.
+  #freeze(): Class[] {
+    const consumers = this.#consumers();
+    if (this.#frozen) return consumers;
+    this.#container.check(consumers);
+    this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
     this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
-    return (this.#dispatcher = buildDispatcher({
-      table: this.#table,
-      routes: this.#routes,
-      middleware: this.#middleware,
-      container: this.#container,
-      exceptions: this.#exceptions,
-      logger: this.logger,
-    }));
+    return consumers;
+  }
+
+  // Routes of the routers just built are served by them, behind the middleware their constructors added.
+  #bind(built: ReadonlyMap<Class, unknown>): void {
+    for (const route of this.#routes) {
+      const instance = built.get(route.router) as Controller | undefined;
+      if (route.instance || !instance) continue;
+      route.instance = instance;
+      route.middleware = [...middlewareOf(instance), ...route.middleware];
+    }
+  }
+
+  #consumers(): Class[] {
+    return [...this.#routerClasses, ...this.#middlewareClasses()];
+  }
+
+  #middlewareClasses(): Class[] {
+    const all = [...this.#middleware, ...this.#routes.flatMap((route) => route.middleware)];
+    return [...new Set(all.filter((like) => isMiddlewareClass(like)))] as Class[];
   }
 
   // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
@@ -305,6 +488,21 @@ export class BaseRouter {
     writeFailure(request[RESPONSE], request.id, request.raw.complete === false);
     report(this.logger, request, 'the request failed', error);
   }
+}
+
+/** What `trellis/inspect` reads of an app: its container and what it builds. Not part of the public face. */
+export interface AppInternals {
+  container: Container;
+  consumers(): Class[];
+  /** Gives the routes of the routers in `built` their instance and middleware (as `start()` does). */
+  bind(built: ReadonlyMap<Class, unknown>): void;
+}
+
+const internals = new WeakMap<BaseRouter, AppInternals>();
+
+/** The container of `app` and what it builds (for `trellis/inspect`'s dry start). */
+export function appInternals(app: BaseRouter): AppInternals {
+  return internals.get(app)!;
 }
 
 function describe(value: unknown): string {

@@ -8,7 +8,14 @@ export const ERROR_CODES = {
   TRELLIS_ERR_INVALID_PATH: 'Invalid path %{path}: %{reason}',
   TRELLIS_ERR_NOT_A_ROUTER: '%{value} is not a router: declare it as `class X extends router(\'/base\')`',
   TRELLIS_ERR_UNKNOWN_DEPENDENCY:
-    '%{consumer} needs %{dependency} (constructor parameter %{parameter}), which is not provided: call app.provide(%{dependency})',
+    '%{consumer} needs %{dependency} (constructor parameter %{parameter}, %{name}), which is not provided: call app.provide(%{dependency})',
+  TRELLIS_ERR_UNINJECTABLE_PARAMETER:
+    '%{consumer} constructor parameter %{parameter} (%{name}) %{reason}, which cannot be injected by type: give it a class type, or name what it receives with @Inject(TOKEN) and app.provide({ provide: TOKEN, useValue | useFactory | useClass })',
+  TRELLIS_ERR_UNKNOWN_TOKEN:
+    '%{consumer} asks for %{token} (constructor parameter %{parameter}, %{name}), which is not provided: call app.provide({ provide: %{token}, useValue | useFactory | useClass })',
+  TRELLIS_ERR_INVALID_PROVIDER: 'Invalid provider for %{token}: %{reason}',
+  TRELLIS_ERR_STARTUP_FAILED: '%{step} failed: %{reason}',
+  TRELLIS_ERR_HEALTH_OPTION: 'Invalid health option %{option}: %{value} (paths are plain segments like /healthz, two different ones; timeout a positive number of ms)',
   TRELLIS_ERR_NO_PARAMTYPES:
     '%{consumer} takes %{count} constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
   TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %{cycle}',

@@ -24,7 +24,9 @@ export { stackLocations } from './source/stack';
 export type { SourceLocation } from './metadata';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
-export { injects } from './container';
+export { injects } from './injection/container';
+export { dryStart } from './inspect-start';
+export type { DryStart } from './inspect-start';
 
 /**
  * Whether `value` is a `Middleware` subclass: what `addMiddleware` builds with injection, and what project

@@ -17,6 +17,7 @@ export interface ProjectSettings {
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
+  health: { enabled: boolean; path: string; ready_path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
   middleware: string[];
 }
@@ -100,6 +101,12 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
   docs: {
     enabled: { check: boolean, default: true },
     path: { check: urlPath, default: '/docs' },
+  },
+  /** Liveness (`path`) and readiness (`ready_path`: 503 while starting, draining or a healthCheck() fails). */
+  health: {
+    enabled: { check: boolean, default: true },
+    path: { check: urlPath, default: '/healthz' },
+    ready_path: { check: urlPath, default: '/readyz' },
   },
 };
 

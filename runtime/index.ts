@@ -25,7 +25,7 @@ export type { ConfigSnapshot } from './config-snapshot';
 export type { ServeOptions, ListeningMessage } from './serve';
 export type { StopMessage } from './shutdown';
 export { ProjectError } from './project-error';
-export { loadProject } from './load';
+export { loadProject, startProject } from './load';
 export type { LoadedProject } from './load';
 export { openProject, configProblems, projectPath } from './project';
 export type { Project } from './project';

@@ -1,4 +1,4 @@
-import { closeGracefully, type Server } from '../framework/index';
+import { closeGracefully, type Server, type Stoppable } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import type { RunLog } from './run-log';
@@ -25,11 +25,12 @@ export interface StopMessage {
 export type StopOutcome = 'finished' | 'grace-expired' | 'interrupted';
 
 /**
- * Stops the server on SIGINT or SIGTERM (or a {@link StopMessage} from a parent): no new connections,
- * idle keep-alive connections closed, requests in flight finish (up to `graceMs`), logs flushed.
- * A second signal cuts every connection at once. Resolves once the server is closed.
+ * Stops the server on SIGINT or SIGTERM (or a {@link StopMessage} from a parent): `/readyz` answers 503, no
+ * new connections, idle keep-alive connections closed, requests in flight finish, then the app's shutdown
+ * hooks run (all within `graceMs`), logs flushed. A second signal cuts every connection at once. Resolves
+ * once the server is closed and the hooks ran.
  */
-export function stopOnSignals(server: Server, log: RunLog, say: (line: string) => void, graceMs = GRACE_MS): Promise<StopOutcome> {
+export function stopOnSignals(server: Server, app: Stoppable, log: RunLog, say: (line: string) => void, graceMs = GRACE_MS): Promise<StopOutcome> {
   return new Promise((resolve) => {
     let stopping = false;
     let signalled = false;
@@ -49,7 +50,7 @@ export function stopOnSignals(server: Server, log: RunLog, say: (line: string) =
       stopping = true;
       log.flush(); // access lines so far come before the shutdown line
       say(messages.run.shuttingDown(signal === 'stop' ? 'SIGTERM' : signal));
-      void closeGracefully(server, graceMs).then((finished) => {
+      void closeGracefully(server, graceMs, app).then((finished) => {
         process.off('SIGINT', stop).off('SIGTERM', stop).off('message', onMessage);
         const done = () =>
           log.flush(() => {

@@ -73,7 +73,7 @@ export function inspectApp(app: BaseRouter): AppInspection {
 }
 
 function inspectRoute(route: RouteInfo): InspectedRoute {
-  const router = route.router.constructor as Class<Controller>;
+  const router = route.router as Class<Controller>;
   const { options } = route;
   return {
     method: route.method,
@@ -116,7 +116,7 @@ function handlerSource(route: RouteInfo): SourceLocation | undefined {
   const recorded = route.source;
   if (!recorded) return undefined;
   const method = String(route.handlerName);
-  for (let cls: Function | null = route.router.constructor; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+  for (let cls: Function | null = route.router; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const found = declarationOf(recorded.file, cls.name, method, recorded.line);
     if (found) return found;
   }

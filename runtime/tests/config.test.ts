@@ -29,6 +29,7 @@ describe('config.yaml', () => {
         'static: { dir: public, url: /assets }',
         'templates: { dir: views }',
         'docs: { enabled: false, path: /api-docs }',
+        'health: { enabled: false, ready_path: /ready }',
         'middleware: [timing, auth/jwt]',
         'admin: { token: s3cret }',
       ].join('\n'),
@@ -40,6 +41,7 @@ describe('config.yaml', () => {
       static: { dir: 'public', url: '/assets' },
       templates: { dir: 'views' },
       docs: { enabled: false, path: '/api-docs' },
+      health: { enabled: false, path: '/healthz', ready_path: '/ready' },
       middleware: ['timing', 'auth/jwt'],
     });
     assert.deepEqual(config.values.admin, { token: 's3cret' });
@@ -53,6 +55,7 @@ describe('config.yaml', () => {
       static: { dir: 'static', url: '/static' },
       templates: { dir: 'templates' },
       docs: { enabled: true, path: '/docs' },
+      health: { enabled: true, path: '/healthz', ready_path: '/readyz' },
       middleware: [],
     };
     assert.deepEqual(load('').settings, defaults);
@@ -82,7 +85,7 @@ describe('config.yaml', () => {
     assert.deepEqual(issues('app:\n  titel: Demo\n'), ['2: unknown key app.titel (did you mean title?)']);
     assert.deepEqual(issues('sever:\n  port: 1\n'), ['1: unknown key sever (did you mean server?)']);
     assert.deepEqual(issues('app: {}\nport: 8000\n'), [
-      "2: unknown key port (the framework's sections are app, server, static, templates, docs, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
+      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
     ]);
   });
 
