@@ -59,7 +59,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   });
   exitOnUncaughtError(server, log);
   // Signals are taken before the banner says the app is up: a SIGTERM sent on reading it stops it gracefully.
-  const stopped = stopOnSignals(server, app, log, options.banner === false ? () => {} : say, graceMs);
+  const stopped = stopOnSignals(server, app, log, options.banner === false ? () => {} : say, graceMs, project.config.settings.server.shutdown_delay);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);
