@@ -25,6 +25,7 @@ export type { ConfigSnapshot } from './config-snapshot';
 export type { ServeOptions, ListeningMessage } from './serve';
 export type { StopMessage } from './shutdown';
 export { ProjectError } from './project-error';
+export { messages as runtimeMessages } from './messages';
 export { loadProject, startProject } from './load';
 export type { LoadedProject } from './load';
 export { openProject, configProblems, projectPath } from './project';

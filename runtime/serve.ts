@@ -15,8 +15,10 @@ import { gracePeriod, stopOnSignals } from './shutdown';
 export interface ServeOptions {
   host?: string;
   port?: number;
-  /** Print the banner and shutdown lines (only the first cluster worker does). */
+  /** Print the banner (only the first cluster worker does). */
   banner?: boolean;
+  /** Print the shutdown lines (`Shutting down...`, `Stopped.`); as `banner` when not given (a cluster's primary prints them itself). */
+  shutdownLines?: boolean;
   /** Cluster size, shown in the banner when more than one. */
   workers?: number;
   /** One line per request on stdout; config.yaml's `server.access_log` (on by default) when not given. */
@@ -59,7 +61,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   });
   exitOnUncaughtError(server, log);
   // Signals are taken before the banner says the app is up: a SIGTERM sent on reading it stops it gracefully.
-  const stopped = stopOnSignals(server, app, log, options.banner === false ? () => {} : say, graceMs, project.config.settings.server.shutdown_delay);
+  const stopped = stopOnSignals(server, app, log, (options.shutdownLines ?? options.banner) === false ? () => {} : say, graceMs, project.config.settings.server.shutdown_delay);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);

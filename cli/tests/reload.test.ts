@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -69,6 +69,8 @@ describe('trellis run --reload', () => {
     let from = run.stdout.length;
     renameSave(file, extra('one')); // a new file
     await reloaded(run, 'routers/extra.ts', from);
+    assert.match(run.stdout.slice(from), /Routers: {5}3 discovered/);
+    assert.equal(run.stdout.slice(from).match(/Running app .+ on (\S+)/)?.[1], url, 'same address after a reload');
     assert.equal(await answerBecomes(`${url}/extra`, '"one"'), '"one"');
 
     from = run.stdout.length;
@@ -80,6 +82,22 @@ describe('trellis run --reload', () => {
     writeFileSync(file, extra('three')); // the same file, written in place, after the rename
     await reloaded(run, 'routers/extra.ts', from);
     assert.equal(await answerBecomes(`${url}/extra`, '"three"'), '"three"');
+
+    // A new subfolder is watched from then on; a deleted file is a change too.
+    const nested = join(dir, 'routers', 'nested');
+    mkdirSync(nested);
+    from = run.stdout.length;
+    writeFileSync(join(nested, 'more.ts'), extra('nested').replace(/Extra/g, 'More').replace('/extra', '/more'));
+    await run.waitFor(/Reloading: routers\/nested(\/more\.ts)? changed\n[\s\S]*for a more detailed analysis\.\n/, 30_000, from);
+    assert.equal(await answerBecomes(`${url}/more`, '"nested"'), '"nested"');
+    from = run.stdout.length;
+    renameSave(join(nested, 'more.ts'), extra('nested again').replace(/Extra/g, 'More').replace('/extra', '/more'));
+    await reloaded(run, 'routers/nested/more.ts', from);
+    assert.equal(await answerBecomes(`${url}/more`, '"nested again"'), '"nested again"');
+    from = run.stdout.length;
+    rmSync(file);
+    await reloaded(run, 'routers/extra.ts', from);
+    assert.equal(await answerBecomes(`${url}/extra`, 'status 404'), 'status 404');
 
     run.kill('SIGTERM');
     assert.deepEqual(await run.exited, { code: 0, signal: null });
