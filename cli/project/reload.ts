@@ -64,12 +64,15 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
       }
       if (stopping || launch !== launches) return;
       const group: WorkerGroup = new WorkerGroup(options.workers, { TRELLIS_CLUSTER_PORT: String(port) }, {
-        serving: () => (announced = true),
+        serving: () => {
+          announced = true;
+          // Nothing to take over from: it serves from its first worker on (and is not superseded by the next change).
+          if (group === next && !current) [current, next] = [group, undefined];
+        },
         listening: () => {
           if (group !== next) return;
           const previous = current;
-          current = group;
-          next = undefined;
+          [current, next] = [group, undefined];
           previous?.stop();
         },
         failed: (message) => {

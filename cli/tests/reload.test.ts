@@ -11,8 +11,8 @@ after(async () => {
   cleanup();
 });
 
-function start(dir: string): Running {
-  const run = new Running(['.', '--port', '0', '--reload', '--no-access-log'], dir);
+function start(dir: string, ...flags: string[]): Running {
+  const run = new Running(['.', '--port', '0', '--reload', '--no-access-log', ...flags], dir);
   running.push(run);
   return run;
 }
@@ -125,11 +125,11 @@ describe('trellis run --reload', () => {
     assert.deepEqual(await run.exited, { code: 0, signal: null });
   });
 
-  it('refuses no connection across reloads under a steady stream of requests', async () => {
+  it('refuses no connection across reloads under a steady stream of requests, with --workers 2', async () => {
     const dir = copyFixture('healthy');
     const file = join(dir, 'routers', 'extra.ts');
     writeFileSync(file, extra('v0'));
-    const run = start(dir);
+    const run = start(dir, '--workers', '2');
     const url = await run.url();
 
     const outcomes = new Map<string, number>();
