@@ -48,15 +48,17 @@ const extra = (value) =>
 
 /** GET `url` on `agent` (false: a new connection): `200`, `status N`, or `error CODE`, with the text. */
 function get(url, agent) {
+  /** @param {NodeJS.ErrnoException} error */
+  const failure = (error) => `error ${error.code ?? error.message}`;
   return new Promise((resolve) => {
     const req = http.request(url, { agent }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve({ outcome: res.statusCode === 200 ? '200' : `status ${res.statusCode}`, text }));
-      res.on('error', (error) => resolve({ outcome: `error ${error.code ?? error.message}`, text }));
+      res.on('error', (error) => resolve({ outcome: failure(error), text }));
     });
     req.setTimeout(10_000, () => req.destroy(Object.assign(new Error('no answer in 10 s'), { code: 'TIMEOUT' })));
-    req.on('error', (error) => resolve({ outcome: `error ${error.code ?? error.message}`, text: '' }));
+    req.on('error', (error) => resolve({ outcome: failure(error), text: '' }));
     req.end();
   });
 }
