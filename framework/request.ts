@@ -43,7 +43,27 @@ export const CONTEXT = Symbol('trellis.context');
 export type QueryValues = Record<string, string | string[] | undefined>;
 
 /**
- * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand.
+ * What middleware puts in `request.state` for handlers and other middleware: empty until the project declares
+ * its keys by declaration merging, so a key nobody declared, or a value of the wrong type, is a type error where
+ * it is set and where it is read. `Request<{ ... }>` types one request's state locally instead.
+ *
+ * @example
+ * ```ts
+ * declare module 'trellis' {
+ *   interface RequestState {
+ *     user: { id: number; name: string };
+ *   }
+ * }
+ * request.state.user = { id: 1, name: 'ada' };   // in a middleware
+ * request.state.user.name;                       // in a handler: string
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RequestState {}
+
+/**
+ * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand. `State` types
+ * `request.state`: the project's {@link RequestState} unless given.
  *
  * @example
  * ```ts
@@ -55,7 +75,7 @@ export type QueryValues = Record<string, string | string[] | undefined>;
  * }
  * ```
  */
-export class Request {
+export class Request<State extends object = RequestState> {
   readonly method: string;
   /**
    * The path the router matched: percent-escapes decoded (except those of reserved characters such as `%2F`),
@@ -73,8 +93,11 @@ export class Request {
   route: string | undefined;
   /** @internal */
   [MATCHED]: unknown;
-  /** A place for middleware to pass values to handlers and to each other. */
-  readonly state: Record<string, unknown> = {};
+  /**
+   * A place for middleware to pass values to handlers and to each other, one object per request: typed by
+   * {@link RequestState} (declare its keys) or the `State` of `Request<State>`.
+   */
+  readonly state: State = {} as State;
   /** The Node request, as received (headers, socket). Responses go through the pipeline, never to Node directly. */
   readonly raw: IncomingMessage;
   /** @internal */

@@ -19,6 +19,7 @@ export interface RouteInfo {
   /** `design:paramtypes` and `design:returntype` of the handler. */
   paramTypes: unknown[];
   returnType: unknown;
+  /** The route's own middleware, in order: the router's (`addMiddleware`), `@Use` on its class, `@Use` on the handler. */
   middleware: MiddlewareLike[];
   /** Where the route decorator was written. */
   source?: SourceLocation;
@@ -64,7 +65,7 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
         params,
         paramTypes,
         returnType,
-        middleware: middlewareOf(instance),
+        middleware: [...middlewareOf(instance), ...declaredMiddleware(chain, handlerName)],
         source: definition.source,
         readArguments: read,
         takesBody,
@@ -72,4 +73,13 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
     }
   }
   return records;
+}
+
+/**
+ * The `@Use` middleware of a route: its classes' (a base router's first), then the handler's (as declared
+ * where the method is, nearest class first, like its parameters).
+ */
+function declaredMiddleware(chain: ReturnType<typeof metadataChain>, handler: string | symbol): MiddlewareLike[] {
+  const onClasses = [...chain].reverse().flatMap((metadata) => metadata.middleware);
+  return [...onClasses, ...(chain.map((metadata) => metadata.routeMiddleware.get(handler)).find(Boolean) ?? [])];
 }

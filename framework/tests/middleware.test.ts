@@ -17,8 +17,11 @@ class AddHeader extends Middleware {
   }
 }
 
+/** What RequireToken leaves for the handlers (typed locally; a project declares `RequestState` instead). */
+type AdminState = { user?: string };
+
 class RequireToken extends Middleware {
-  dispatch(request: Request, callNext: CallNext) {
+  dispatch(request: Request<AdminState>, callNext: CallNext) {
     if (request.headers.authorization !== 'Bearer secret') {
       return new JSONResponse({ error: 'Unauthorized' }, { status: 401 });
     }
@@ -48,7 +51,7 @@ class Admin extends router('/admin') {
     super();
     this.addMiddleware(RequireToken);
   }
-  @Get('/stats/{n}') stats(@Path('n', { type: Int }) n: number, @Req() request: Request) { return { n, user: request.state.user }; }
+  @Get('/stats/{n}') stats(@Path('n', { type: Int }) n: number, @Req() request: Request<AdminState>) { return { n, user: request.state.user }; }
   @Post('/items') create(@Body() body: Payload) { return body; }
 }
 

@@ -105,7 +105,7 @@ describe('@UploadedFile', () => {
 
   it('reads the file when middleware has already read the raw body', async () => {
     class ReadsBody extends Middleware {
-      async dispatch(request: Request, callNext: CallNext) {
+      async dispatch(request: Request<{ length?: number }>, callNext: CallNext) {
         request.state.length = (await request.body()).length;
         return callNext(request);
       }
