@@ -44,8 +44,9 @@ export type QueryValues = Record<string, string | string[] | undefined>;
 
 /**
  * What middleware puts in `request.state` for handlers and other middleware: empty until the project declares
- * its keys by declaration merging, so a key nobody declared, or a value of the wrong type, is a type error where
- * it is set and where it is read. `Request<{ ... }>` types one request's state locally instead.
+ * its keys by declaration merging (as SvelteKit's `App.Locals`), so a key nobody declared, or a value of the
+ * wrong type, is a type error where it is set and where it is read. Declare a key optional (`user?: User`)
+ * unless every route's middleware sets it.
  *
  * @example
  * ```ts
@@ -62,8 +63,7 @@ export type QueryValues = Record<string, string | string[] | undefined>;
 export interface RequestState {}
 
 /**
- * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand. `State` types
- * `request.state`: the project's {@link RequestState} unless given.
+ * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand.
  *
  * @example
  * ```ts
@@ -75,7 +75,7 @@ export interface RequestState {}
  * }
  * ```
  */
-export class Request<State extends object = RequestState> {
+export class Request {
   readonly method: string;
   /**
    * The path the router matched: percent-escapes decoded (except those of reserved characters such as `%2F`),
@@ -94,10 +94,10 @@ export class Request<State extends object = RequestState> {
   /** @internal */
   [MATCHED]: unknown;
   /**
-   * A place for middleware to pass values to handlers and to each other, one object per request: typed by
-   * {@link RequestState} (declare its keys) or the `State` of `Request<State>`.
+   * A place for middleware to pass values to handlers and to each other, one object per request, typed by
+   * {@link RequestState}: declare its keys.
    */
-  readonly state: State = {} as State;
+  readonly state: RequestState = {} as RequestState;
   /** The Node request, as received (headers, socket). Responses go through the pipeline, never to Node directly. */
   readonly raw: IncomingMessage;
   /** @internal */

@@ -1,6 +1,6 @@
 import { createLogger, type BaseRouter, type Class, type Middleware } from '../../framework/index';
 import type { InspectedRoute } from '../../framework/inspect';
-import { CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
@@ -86,9 +86,9 @@ function fullApp(
     void app.handler;
     return app;
   } catch (error) {
-    const located = configValueProblem(project.config, error);
-    if (located) {
-      errors.push(errorAt(located, 'config'));
+    const located = configValueProblems(project.config, error);
+    if (located.length) {
+      errors.push(...located.map((problem) => errorAt(problem, 'config')));
       return undefined;
     }
     errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });

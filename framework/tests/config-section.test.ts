@@ -102,7 +102,7 @@ describe('config.section', () => {
 
   it('never puts a value in a message, the error or its details', () => {
     const values = { admin: { token: { nested: SECRET }, maxSessions: SECRET }, services: { notes: { name: SECRET, database: { url: SECRET, pool: SECRET } } } };
-    for (const [section, cls] of [['admin', AdminSettings], ['services.notes', ServiceSettings]] as const) {
+    for (const [section, cls] of [['admin', AdminSettings], ['services.notes', ServiceSettings]] as Array<[string, new () => object]>) {
       try {
         new Config(values).section(section, cls);
         assert.fail('no error');
