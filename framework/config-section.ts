@@ -5,7 +5,14 @@ import { TrellisError } from './framework-error';
 import { settingsDefinitionOf, type Class, type SettingsDefinition } from './metadata';
 import { hasValidationRules, joinField } from './pipeline/validate';
 
-/** How {@link Config.section} treats keys its class does not declare (`@Settings(section, options)` sets it too). */
+/**
+ * How {@link Config.section} treats keys its class does not declare (`@Settings(section, options)` sets it too).
+ *
+ * @example
+ * ```ts
+ * config.section('admin', AdminSettings, { unknownKeys: 'ignore' }); // keys AdminSettings does not declare are left out
+ * ```
+ */
 export interface SectionOptions {
   /** `'forbid'` (the default, as pydantic-settings): each is a problem, so a misspelt key is caught; `'ignore'`: left out. */
   unknownKeys?: SettingsDefinition['unknownKeys'];
