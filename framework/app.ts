@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppOptions, RequestListener } from './app-options';
+import { settingsProvider } from './settings';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
 import { healthRouter, healthSettings, type Readiness } from './health';
@@ -97,6 +98,8 @@ export class BaseRouter {
     if (health) this.#includeHealth(health);
     this.#builtInRoutes = this.#routes.length;
     internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
+    // A `@Settings` class nobody provided is its config section, read from the provided Config.
+    this.#container.autoProvide = settingsProvider;
   }
 
   /**
@@ -112,7 +115,8 @@ export class BaseRouter {
    */
   provide(...services: Array<Class | object | Provider>): this {
     this.#assertSettingUp('provide');
-    for (const service of services) this.#container.provide(service);
+    // A `@Settings` class given as a service (exported from services/) is its section too, never `new`-built empty.
+    for (const service of services) this.#container.provide((typeof service === 'function' && settingsProvider(service as Class)) || service);
     return this;
   }
 
