@@ -1,9 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { AppOptions, RequestListener } from './app-options';
+import { settingsProvider } from './settings';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
-import { healthRouter, healthSettings, type HealthOptions, type Readiness } from './health';
-import { runShutdownHooks, runStartupHooks, startupFailure } from './lifecycle/hooks';
-import { checkReadiness } from './lifecycle/readiness';
+import { healthRouter, healthSettings, type Readiness } from './health';
+import { Lifecycle, type Built } from './lifecycle/lifecycle';
 import type { AppState } from './lifecycle/state';
 import { middlewareOf } from './router';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
@@ -17,7 +18,7 @@ import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
-import { docsPrefix, docsRouter, type DocsOptions } from './docs';
+import { docsPrefix, docsRouter } from './docs';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
@@ -28,50 +29,7 @@ import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 
-export interface AppOptions {
-  /** `info.title` of the OpenAPI document. */
-  title?: string;
-  version?: string;
-  description?: string;
-  /** Largest request body read, in bytes (413 above it). 1 MiB by default. */
-  bodyLimit?: number;
-  /** Most keys one object of a JSON body may have (413 above it, before anything walks the body). 1,000 by default. */
-  maxObjectKeys?: number;
-  /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
-  maxJsonContainers?: number;
-  /**
-   * Where unexpected errors (`{ err, reqId }`, with their stack) and `request.log` lines go: a pino logger, or
-   * anything with its methods. By default `createLogger()`'s: JSON lines on stdout, pino-pretty on a terminal.
-   */
-  logger?: Logger;
-  /**
-   * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
-   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
-   */
-  docs?: DocsOptions | false;
-  /**
-   * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
-   * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
-   */
-  uploads?: Partial<UploadLimits>;
-  /**
-   * The routers' doc comments, precomputed (see {@link DocCommentTable}): the docs then read them from this
-   * table only, instead of parsing the routers' source files with TypeScript. `trellis build` passes its
-   * manifest's table here, since a built app ships neither sources nor TypeScript.
-   */
-  docComments?: DocCommentTable;
-  /**
-   * `/healthz` (liveness) and `/readyz` (readiness: 503 while starting, draining after SIGTERM, or while a
-   * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.
-   */
-  health?: HealthOptions | boolean;
-}
-
-/**
- * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
- * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it.
- */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+export type { AppOptions, RequestListener } from './app-options';
 
 /**
  * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.
@@ -109,12 +67,7 @@ export class BaseRouter {
   #dispatcher: Dispatcher | undefined;
   #context: RequestContext | undefined;
   #frozen = false;
-  #state: AppState = 'setting-up';
-  #starting: Promise<void> | undefined;
-  #stopping: Promise<boolean> | undefined;
-  /** Whatever may have lifecycle hooks, in startup order, once built; then those whose startup hook ran. */
-  #lifecycle: unknown[] = [];
-  readonly #started: unknown[] = [];
+  readonly #life: Lifecycle;
   /** The router classes included, which the app builds when it starts. */
   readonly #routerClasses: Array<Class<Controller>> = [];
   #probes: ((request: Request) => Promise<Response> | undefined) | undefined;
@@ -132,6 +85,7 @@ export class BaseRouter {
       maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
     });
     this.logger = options.logger ?? defaultLogger();
+    this.#life = new Lifecycle(this.logger);
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
@@ -144,6 +98,8 @@ export class BaseRouter {
     if (health) this.#includeHealth(health);
     this.#builtInRoutes = this.#routes.length;
     internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
+    // A `@Settings` class nobody provided is its config section, read from the provided Config.
+    this.#container.autoProvide = settingsProvider;
   }
 
   /**
@@ -159,7 +115,8 @@ export class BaseRouter {
    */
   provide(...services: Array<Class | object | Provider>): this {
     this.#assertSettingUp('provide');
-    for (const service of services) this.#container.provide(service);
+    // A `@Settings` class given as a service (exported from services/) is its section too, never `new`-built empty.
+    for (const service of services) this.#container.provide((typeof service === 'function' && settingsProvider(service as Class)) || service);
     return this;
   }
 
@@ -288,7 +245,7 @@ export class BaseRouter {
 
   /** Where the app is in its life: `'setting-up'`, `'starting'`, `'ready'`, `'draining'` or `'stopped'`. */
   get state(): AppState {
-    return this.#state;
+    return this.#life.state;
   }
 
   /**
@@ -305,7 +262,7 @@ export class BaseRouter {
    * ```
    */
   start(): Promise<void> {
-    return (this.#starting ??= this.#start());
+    return this.#life.start(() => this.#build());
   }
 
   /**
@@ -313,13 +270,14 @@ export class BaseRouter {
    * requests, while requests keep being served. `closeGracefully()` calls it before it stops accepting.
    */
   drain(): void {
-    if (this.#state === 'ready' || this.#state === 'starting') this.#state = 'draining';
+    this.#life.drain();
   }
 
   /**
    * Runs the `onShutdown()` hooks of everything started, in reverse startup order, each logged; one that
-   * throws is logged and the next still runs. With `timeoutMs`, hooks still running then are abandoned and
-   * the rest skipped. Resolves `true` when every hook finished. Runs once; call it after requests drained.
+   * throws is logged and the next still runs. With `timeoutMs` (10 s by default), hooks still running then are
+   * abandoned and the rest skipped. Resolves `true` when every hook finished. Runs once; call it after
+   * requests drained.
    *
    * @example
    * ```ts
@@ -328,44 +286,25 @@ export class BaseRouter {
    * ```
    */
   stop(options: { timeoutMs?: number } = {}): Promise<boolean> {
-    return (this.#stopping ??= this.#stop(options.timeoutMs ?? 10_000));
-  }
-
-  async #start(): Promise<void> {
-    const consumers = this.#freeze();
-    this.#state = 'starting';
-    try {
-      const built = await this.#container.build(consumers);
-      this.#bind(built);
-      // Middleware classes routers added in their constructors are known only now.
-      const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
-      this.#container.check(late);
-      for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-      const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
-      const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
-      this.#lifecycle = [...new Set([...this.#container.built, ...given])];
-      await runStartupHooks(this.#lifecycle, this.logger, this.#started);
-      this.#dispatcher = dispatcher;
-      if (this.#state === 'starting') this.#state = 'ready';
-    } catch (error) {
-      this.#state = 'stopped';
-      await runShutdownHooks(this.#started, this.logger, performance.now() + 10_000);
-      throw error instanceof TrellisError ? error : startupFailure('starting the app', error);
-    }
-  }
-
-  async #stop(timeoutMs: number): Promise<boolean> {
-    const deadline = performance.now() + timeoutMs;
-    this.drain();
-    if (this.#starting) await this.#starting.catch(() => {});
-    const finished = await runShutdownHooks(this.#started, this.logger, deadline);
-    this.#state = 'stopped';
-    return finished;
+    return this.#life.stop(options.timeoutMs ?? 10_000);
   }
 
   /** Runs every `healthCheck()`, each within `timeoutMs`: what `/readyz` answers with. */
   readiness(timeoutMs = 5_000): Promise<Readiness> {
-    return checkReadiness(this.#lifecycle, timeoutMs, this.logger);
+    return this.#life.readiness(timeoutMs);
+  }
+
+  // Builds routers, middleware and services, and the pipelines; they serve once the startup hooks ran.
+  async #build(): Promise<Built> {
+    const built = await this.#container.build(this.#freeze());
+    this.#bind(built);
+    // Middleware classes routers added in their constructors are known only now.
+    const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
+    this.#container.check(late);
+    for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
+    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+    const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
+    return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
 
   readonly #listener: RequestListener = (req, res) => {

@@ -42,6 +42,9 @@ export const ERROR_CODES = {
     'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
   TRELLIS_ERR_CONFIG_VALUE: '%{path} must be %{expected}, got %{actual}',
+  TRELLIS_ERR_CONFIG_SECTION: 'Config section %{section} does not fit %{settings}: %{problems}',
+  TRELLIS_ERR_SETTINGS_UNVALIDATED:
+    'The settings class %{settings} (config section %{section}) has no class-validator decorators, so no setting would be checked: decorate its fields (@IsString(), ...)',
   TRELLIS_ERR_COOKIE:
     'Invalid cookie %{name}: %{reason} (a name is printable ASCII without spaces, `;` or `=`; a value is encoded by the `encode` option, encodeURIComponent by default)',
   TRELLIS_ERR_EVENT_STREAM:

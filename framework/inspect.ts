@@ -19,6 +19,7 @@ import { isMiddlewareClass as middlewareClass, type Middleware } from './middlew
 
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
+export { settingsSectionOf } from './settings';
 export { declarationOf, importsOf } from './source/declarations';
 export { stackLocations } from './source/stack';
 export type { SourceLocation } from './metadata';

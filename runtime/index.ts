@@ -44,4 +44,4 @@ export type { Discovery, Found, FoundMiddleware } from './discover';
 export { createApp, globalMiddleware, includeRouter } from './assemble';
 export type { AppOverrides } from './assemble';
 export { mountAssets } from './assets';
-export { configValueProblem } from './config-value';
+export { configValueProblem, configValueProblems, settingsProblems } from './config-value';

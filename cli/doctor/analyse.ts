@@ -1,6 +1,6 @@
 import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from '../../framework/index';
 import { dryStart, inspectApp, type InspectedRoute } from '../../framework/inspect';
-import { CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
@@ -22,6 +22,9 @@ export async function analyse(path: string): Promise<DoctorReport> {
   errors.push(...discovery.failures.map((problem) => errorAt(problem, 'load')));
   const middleware = globalMiddleware(project, discovery);
   errors.push(...middleware.problems.map((problem) => errorAt(problem, 'config')));
+  // @Settings classes the project's classes take, checked against config.yaml without building anything.
+  const classes = [...discovery.routers, ...discovery.services].map((found) => found.cls as Class).concat(discovery.middleware.flatMap((file) => file.classes));
+  errors.push(...settingsProblems(project.config, classes).map((problem) => errorAt(problem, 'config')));
 
   const { routers, findings } = routesByRouter(project, discovery);
   errors.push(...findings);
@@ -92,9 +95,9 @@ async function fullApp(
     if (dry.failure !== undefined) throw dry.failure;
     return app;
   } catch (error) {
-    const located = configValueProblem(project.config, error);
-    if (located) {
-      errors.push(errorAt(located, 'config'));
+    const located = configValueProblems(project.config, error);
+    if (located.length) {
+      errors.push(...located.map((problem) => errorAt(problem, 'config')));
       return undefined;
     }
     errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });

@@ -20,7 +20,7 @@ export interface RouteInfo {
   /** `design:paramtypes` and `design:returntype` of the handler. */
   paramTypes: unknown[];
   returnType: unknown;
-  /** The route's own middleware (its router's included): known once the app has started and built its routers. */
+  /** The route's own middleware, in order: the router's (`addMiddleware`: known once the app has started and built its routers), `@Use` on its class, `@Use` on the handler. */
   middleware: MiddlewareLike[];
   /** Where the route decorator was written. */
   source?: SourceLocation;
@@ -71,7 +71,7 @@ export function collectRoutes(ctor: Class<Controller>, instance?: Controller): R
         params,
         paramTypes,
         returnType,
-        middleware: instance ? middlewareOf(instance) : [],
+        middleware: [...(instance ? middlewareOf(instance) : []), ...declaredMiddleware(chain, handlerName)],
         source: definition.source,
         readArguments: read,
         takesBody,
@@ -79,4 +79,13 @@ export function collectRoutes(ctor: Class<Controller>, instance?: Controller): R
     }
   }
   return records;
+}
+
+/**
+ * The `@Use` middleware of a route: its classes' (a base router's first), then the handler's (as declared
+ * where the method is, nearest class first, like its parameters).
+ */
+function declaredMiddleware(chain: ReturnType<typeof metadataChain>, handler: string | symbol): MiddlewareLike[] {
+  const onClasses = [...chain].reverse().flatMap((metadata) => metadata.middleware);
+  return [...onClasses, ...(chain.map((metadata) => metadata.routeMiddleware.get(handler)).find(Boolean) ?? [])];
 }

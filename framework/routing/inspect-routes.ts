@@ -38,7 +38,10 @@ export interface InspectedRoute {
   boundParams: string[];
   /** Whether the handler takes `@Req()` (it may read any parameter from `request.params`). */
   takesRequest: boolean;
-  /** The router's middleware, in order (the app's global middleware runs around every route, before it). */
+  /**
+   * The route's own middleware in the order it runs: the router's (`addMiddleware`), `@Use` on its class, `@Use` on
+   * its handler (the app's global middleware runs around every route, before it).
+   */
   middleware: InspectedMiddleware[];
   /** Whether the OpenAPI document lists it (internal routes, such as the docs pages, are left out). */
   inSchema: boolean;
