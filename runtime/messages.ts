@@ -1,4 +1,12 @@
-/** Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. */
+/**
+ * Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. Public as
+ * `runtimeMessages` (trellis/runtime), so that a supervisor (the CLI's cluster primary) prints the same lines.
+ *
+ * @example
+ * ```ts
+ * runtimeMessages.run.shuttingDown('SIGTERM'); // 'Shutting down (SIGTERM): finishing requests in flight'
+ * ```
+ */
 export const messages = {
   project: {
     notFound: (path: string) => `${path} does not exist`,
