@@ -103,18 +103,18 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
         // A rename-style save also names its temporary file, gone by now: name the file that is there.
         const named = [...changes].reverse().find((name) => existsSync(join(project.dir, name))) ?? changes.at(-1)!;
         changes = [];
-        void launch(named);
+        launch(named).catch(fatal);
       }, DEBOUNCE_MS);
     };
     const watcher = watchTree(project.dir, ignored, changed);
 
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = (signal?: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
       clearTimeout(timer);
       watcher.close();
-      said = announced;
-      if (said) say(runtimeMessages.run.shuttingDown(signal));
+      said = announced && signal !== undefined;
+      if (said) say(runtimeMessages.run.shuttingDown(signal!));
       for (const group of groups) group.stop();
       if (groups.size === 0) finish();
     };
@@ -124,8 +124,13 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
       if (failure) reject(failure);
       else resolve();
     };
+    // Not a line for the user (a port probe that failed...): everything stops, and the error is reported.
+    const fatal = (error: unknown) => {
+      failure ??= error instanceof CliError ? error : new CliError(messages.unexpected(error instanceof Error ? error.message : String(error)));
+      stop();
+    };
     process.on('SIGINT', stop).on('SIGTERM', stop);
-    void launch();
+    launch().catch(fatal);
   });
 }
 

@@ -56,7 +56,10 @@ export async function clusterPort(project: Project, options: WorkerOptions, env:
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const unknownHost = error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN';
+      reject(unknownHost ? new CliError(runtimeMessages.run.hostUnavailable(host)) : error);
+    });
     probe.listen(0, host, () => {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
