@@ -55,6 +55,8 @@ const ALIASES = new Map([
   ['class-validator', 'class-validator'],
   ['class-transformer', 'class-transformer'],
   ['reflect-metadata', 'reflect-metadata'],
+  // A project's `import { Registry } from 'prom-client'` must be the class of the registry the app provides.
+  ['prom-client', 'prom-client'],
 ]);
 
 if (!Module._resolveFilename.trellisAliases) {

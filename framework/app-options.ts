@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from './exception-handlers';
 import type { DocsOptions } from './docs';
 import type { HealthOptions } from './health';
+import type { MetricsOptions } from './metrics';
 import type { DocCommentTable } from './openapi';
 import type { UploadLimits } from './uploads/limits';
 
@@ -26,6 +27,12 @@ export interface AppOptions {
    * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
    */
   docs?: DocsOptions | false;
+  /**
+   * Prometheus metrics at `GET /metrics` (off by default): requests and their durations by route pattern, method
+   * and status, and the process's CPU, memory, heap and event-loop lag. `true` turns them on, `{ path, buckets,
+   * defaultMetrics }` sets them up (see {@link MetricsOptions}); `app.metrics` is the registry they are read from.
+   */
+  metrics?: MetricsOptions | boolean;
   /**
    * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
    * (413 above them); files over `memorySize` (1 MiB) go to temporary files.

@@ -19,6 +19,8 @@ import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/colle
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
 import { docsPrefix, docsRouter } from './docs';
+import { createMetrics, type AppMetrics } from './metrics';
+import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
@@ -74,6 +76,7 @@ export class BaseRouter {
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
+  readonly #metrics: AppMetrics | undefined;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -89,6 +92,11 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
+    this.#metrics = createMetrics(options.metrics);
+    if (this.#metrics) {
+      this.#container.provide(this.#metrics.registry);
+      this.#include(this.#metrics.router);
+    }
     const docs = docsPrefix(options.docs);
     if (docs !== undefined) {
       const { title, version, description } = this;
@@ -228,6 +236,20 @@ export class BaseRouter {
   }
 
   /**
+   * The app's prom-client registry, served at `/metrics` when `AppOptions.metrics` is on (`undefined` when
+   * off). Register your own metrics on it; services get it by declaring a constructor parameter of type `Registry`.
+   *
+   * @example
+   * ```ts
+   * import { Counter } from 'prom-client';
+   * const signups = new Counter({ name: 'signups_total', help: 'Accounts created', registers: [app.metrics!] });
+   * ```
+   */
+  get metrics(): Registry | undefined {
+    return this.#metrics?.registry;
+  }
+
+  /**
    * Starts the app (see {@link start}), then an HTTP server: the port opens once every startup hook has run.
    * `closeGracefully(server)` lets in-flight requests finish, then stops the app (shutdown hooks).
    */
@@ -317,6 +339,7 @@ export class BaseRouter {
     const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.#context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
+    this.#metrics?.tallies.track(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
     if (!dispatcher) return void this.#beforeStart(request);

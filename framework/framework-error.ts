@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_APP_STARTED:
     'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
+  TRELLIS_ERR_METRICS_PATH: 'Invalid metrics path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /metrics)',
+  TRELLIS_ERR_METRICS_BUCKETS: 'Invalid metrics buckets %{buckets}: a list of increasing numbers of seconds above 0 (e.g. [0.01, 0.1, 1])',
   TRELLIS_ERR_CONFIG_VALUE: '%{path} must be %{expected}, got %{actual}',
   TRELLIS_ERR_CONFIG_SECTION: 'Config section %{section} does not fit %{settings}: %{problems}',
   TRELLIS_ERR_SETTINGS_UNVALIDATED:

@@ -23,6 +23,7 @@ export { Injectable } from './decorators/injectable';
 export { BaseRouter } from './app';
 export type { AppOptions, RequestListener } from './app';
 export type { DocsOptions } from './docs';
+export type { MetricsOptions } from './metrics';
 export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './openapi';
 export { parseDocComments } from './openapi/doc-comments';
 export { Middleware } from './middleware';

@@ -63,6 +63,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
     health: settings.health.enabled && { path: settings.health.path, readyPath: settings.health.ready_path },
+    metrics: settings.metrics.enabled ? { path: settings.metrics.path } : false,
     docComments: discovery.docComments,
   });
   app.provide(new Config({ ...values, server }));

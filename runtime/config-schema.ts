@@ -19,6 +19,8 @@ export interface ProjectSettings {
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
   health: { enabled: boolean; path: string; ready_path: string };
+  /** Prometheus metrics (`AppOptions.metrics`): off by default. */
+  metrics: { enabled: boolean; path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
   middleware: string[];
 }
@@ -115,6 +117,10 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     enabled: { check: boolean, default: true },
     path: { check: urlPath, default: '/healthz' },
     ready_path: { check: urlPath, default: '/readyz' },
+  },
+  metrics: {
+    enabled: { check: boolean, default: false },
+    path: { check: urlPath, default: '/metrics' },
   },
 };
 

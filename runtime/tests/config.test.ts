@@ -30,6 +30,7 @@ describe('config.yaml', () => {
         'templates: { dir: views }',
         'docs: { enabled: false, path: /api-docs }',
         'health: { enabled: false, ready_path: /ready }',
+        'metrics: { enabled: true, path: /internal/metrics }',
         'middleware: [timing, auth/jwt]',
         'admin: { token: s3cret }',
       ].join('\n'),
@@ -42,6 +43,7 @@ describe('config.yaml', () => {
       templates: { dir: 'views' },
       docs: { enabled: false, path: '/api-docs' },
       health: { enabled: false, path: '/healthz', ready_path: '/ready' },
+      metrics: { enabled: true, path: '/internal/metrics' },
       middleware: ['timing', 'auth/jwt'],
     });
     assert.deepEqual(config.values.admin, { token: 's3cret' });
@@ -56,6 +58,7 @@ describe('config.yaml', () => {
       templates: { dir: 'templates' },
       docs: { enabled: true, path: '/docs' },
       health: { enabled: true, path: '/healthz', ready_path: '/readyz' },
+      metrics: { enabled: false, path: '/metrics' },
       middleware: [],
     };
     assert.deepEqual(load('').settings, defaults);
@@ -85,7 +88,7 @@ describe('config.yaml', () => {
     assert.deepEqual(issues('app:\n  titel: Demo\n'), ['2: unknown key app.titel (did you mean title?)']);
     assert.deepEqual(issues('sever:\n  port: 1\n'), ['1: unknown key sever (did you mean server?)']);
     assert.deepEqual(issues('app: {}\nport: 8000\n'), [
-      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
+      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, metrics, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
     ]);
   });
 
