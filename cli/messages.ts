@@ -37,6 +37,7 @@ export const messages = {
     badHost: (value: string) => `--host is not a host name or address: "${value}"`,
     reloading: (file: string) => `Reloading: ${file} changed`,
     reloadWaiting: 'The app stopped with an error; waiting for a file change to restart.',
+    reloadKept: 'The new version did not start; the previous one keeps serving, waiting for a file change to restart.',
     workerExited: (pid: number, code: number | null, delayMs: number, streak: number) =>
       `worker ${pid} exited (${code ?? 'signal'}); starting another in ${delayMs / 1000} s` +
       (streak > 1 ? ` (${streak} crashes in a row: waiting longer each time)` : ''),

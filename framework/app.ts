@@ -1,85 +1,51 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Container } from './container';
+import type { IncomingMessage } from 'node:http';
+import type { AppOptions, RequestListener } from './app-options';
+import { settingsProvider } from './settings';
+import { Container } from './injection/container';
+import type { Provider } from './injection/provider';
+import { healthRouter, healthSettings, type Readiness } from './health';
+import { Lifecycle, type Built } from './lifecycle/lifecycle';
+import type { AppState } from './lifecycle/state';
+import { middlewareOf } from './router';
 import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
-import type { MiddlewareLike } from './middleware';
+import { isMiddlewareClass, type MiddlewareLike } from './middleware';
 import { Request, RESPONSE, type RequestContext } from './request';
 import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
 import { buildDispatcher, type Dispatcher } from './dispatch';
-import { docsPrefix, docsRouter, type DocsOptions } from './docs';
-import { createMetrics, type AppMetrics, type MetricsOptions } from './metrics';
+import { docsPrefix, docsRouter } from './docs';
+import { createMetrics, type AppMetrics } from './metrics';
 import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
-import { listen, type ListenOptions, type Server } from './server';
+import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
-import { JSONResponse } from './response';
+import { JSONResponse, type Response } from './response';
 import { protocolRefusal } from './protocol';
 import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 
-export interface AppOptions {
-  /** `info.title` of the OpenAPI document. */
-  title?: string;
-  version?: string;
-  description?: string;
-  /** Largest request body read, in bytes (413 above it). 1 MiB by default. */
-  bodyLimit?: number;
-  /** Most keys one object of a JSON body may have (413 above it, before anything walks the body). 1,000 by default. */
-  maxObjectKeys?: number;
-  /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
-  maxJsonContainers?: number;
-  /**
-   * Where unexpected errors (`{ err, reqId }`, with their stack) and `request.log` lines go: a pino logger, or
-   * anything with its methods. By default `createLogger()`'s: JSON lines on stdout, pino-pretty on a terminal.
-   */
-  logger?: Logger;
-  /**
-   * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
-   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
-   */
-  docs?: DocsOptions | false;
-  /**
-   * Prometheus metrics at `GET /metrics` (off by default): requests and their durations by route pattern, method
-   * and status, and the process's CPU, memory, heap and event-loop lag. `true` turns them on, `{ path, buckets,
-   * defaultMetrics }` sets them up (see {@link MetricsOptions}); `app.metrics` is the registry they are read from.
-   */
-  metrics?: MetricsOptions | boolean;
-  /**
-   * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
-   * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
-   */
-  uploads?: Partial<UploadLimits>;
-  /**
-   * The routers' doc comments, precomputed (see {@link DocCommentTable}): the docs then read them from this
-   * table only, instead of parsing the routers' source files with TypeScript. `trellis build` passes its
-   * manifest's table here, since a built app ships neither sources nor TypeScript.
-   */
-  docComments?: DocCommentTable;
-}
-
-/**
- * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
- * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it.
- */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+export type { AppOptions, RequestListener } from './app-options';
 
 /**
  * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.
- * Everything is set up before it serves: after `listen()`, reading `handler` or the first request, the
- * methods that add to it throw `TRELLIS_ERR_APP_STARTED`, and each route's pipeline is compiled once.
+ * Everything is set up before it serves: after `start()`, `listen()`, reading `handler` or the first
+ * request, the methods that add to it throw `TRELLIS_ERR_APP_STARTED`. `start()` builds every router,
+ * middleware and service (dependencies first, awaiting async factories), runs their `onStartup()` hooks in
+ * that order and compiles each route's pipeline once; `stop()` runs their `onShutdown()` hooks in reverse.
  *
  * @example
  * ```ts
  * const app = new BaseRouter({ title: 'Tasks API', version: '1.0.0' });
  * app.provide(TaskService).includeRouter(TaskRouter).addMiddleware(Timing);
- * const server = await app.listen({ port: 8000 });
+ * const server = await app.listen({ port: 8000 });   // start() first: hooks run before the port opens
+ * process.once('SIGTERM', () => closeGracefully(server));   // drains, then stop(): shutdown hooks
  * ```
  */
 export class BaseRouter {
@@ -93,14 +59,20 @@ export class BaseRouter {
   readonly uploadLimits: Readonly<UploadLimits>;
   readonly #container = new Container();
   readonly #table = new RouteTable<RouteRecord>();
-  /** The routes in inclusion order, the docs pages' last. */
+  /** The routes in inclusion order, the docs pages' and health probes' last. */
   readonly #routes: RouteRecord[] = [];
-  #docsRoutes = 0;
+  /** The framework's own routes (docs pages, health probes): kept after the ones added later. */
+  #builtInRoutes = 0;
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
   #openapi: OpenAPIDocument | undefined;
   #dispatcher: Dispatcher | undefined;
   #context: RequestContext | undefined;
+  #frozen = false;
+  readonly #life: Lifecycle;
+  /** The router classes included, which the app builds when it starts. */
+  readonly #routerClasses: Array<Class<Controller>> = [];
+  #probes: ((request: Request) => Promise<Response> | undefined) | undefined;
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
@@ -116,6 +88,7 @@ export class BaseRouter {
       maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
     });
     this.logger = options.logger ?? defaultLogger();
+    this.#life = new Lifecycle(this.logger);
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
@@ -129,19 +102,36 @@ export class BaseRouter {
       const { title, version, description } = this;
       this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
     }
-    this.#docsRoutes = this.#routes.length;
+    const health = healthSettings(options.health);
+    if (health) this.#includeHealth(health);
+    this.#builtInRoutes = this.#routes.length;
+    internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
+    // A `@Settings` class nobody provided is its config section, read from the provided Config.
+    this.#container.autoProvide = settingsProvider;
   }
 
-  /** Registers services for constructor injection: a class (built once, on first use) or an instance. */
-  provide(...services: Array<Class | object>): this {
+  /**
+   * Registers services for constructor injection: a class (built once, when the app starts), an instance, or
+   * a provider object giving a token its value (`useValue`), class (`useClass`) or factory (`useFactory`,
+   * which may be async and receives `inject`'s tokens). A parameter typed with an interface or a primitive
+   * names its token with `@Inject(TOKEN)`.
+   *
+   * @example
+   * ```ts
+   * app.provide(TaskService, new Clock(), { provide: DB_POOL, useFactory: async (config: Config) => connect(config.string('db.url')), inject: [Config] });
+   * ```
+   */
+  provide(...services: Array<Class | object | Provider>): this {
     this.#assertSettingUp('provide');
-    for (const service of services) this.#container.provide(service);
+    // A `@Settings` class given as a service (exported from services/) is its section too, never `new`-built empty.
+    for (const service of services) this.#container.provide((typeof service === 'function' && settingsProvider(service as Class)) || service);
     return this;
   }
 
   /**
-   * Mounts a router: an instance, or a router class that the app builds, injecting its constructor
-   * parameters from provided services. Duplicate routes fail here, naming both handlers.
+   * Mounts a router: an instance, or a router class that the app builds when it starts, injecting its
+   * constructor parameters from provided services (provide them first: each parameter is checked here).
+   * Duplicate routes fail here, naming both handlers.
    */
   includeRouter(router: Controller | Class<Controller>): this {
     this.#assertSettingUp('includeRouter');
@@ -228,7 +218,7 @@ export class BaseRouter {
 
   /**
    * Every endpoint the app serves: the routers', static files' and favicon's routes in the order they were
-   * added, then the docs pages' (unless `docs: false`).
+   * added, then the docs pages' (unless `docs: false`) and the health probes' (with `health`).
    */
   get routes(): readonly RouteInfo[] {
     return this.#routes;
@@ -236,11 +226,12 @@ export class BaseRouter {
 
   /**
    * The app as a Node request listener, for `http.createServer`, test injectors, or an Express app
-   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it checks the app
-   * (middleware, dependencies), so configuration errors surface at startup, and starts serving.
+   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it ends setting up
+   * and checks the wiring (middleware, dependencies), so configuration errors surface at startup. The first
+   * request starts the app unless `start()` was awaited (health probes answer without waiting for it).
    */
   get handler(): RequestListener {
-    this.#prepare();
+    this.#freeze();
     return this.#listener;
   }
 
@@ -258,13 +249,89 @@ export class BaseRouter {
     return this.#metrics?.registry;
   }
 
-  /** Starts an HTTP server; its `close()` lets in-flight requests finish. */
-  listen(options: ListenOptions = {}): Promise<Server> {
-    return listen(this.handler, options);
+  /**
+   * Starts the app (see {@link start}), then an HTTP server: the port opens once every startup hook has run.
+   * `closeGracefully(server)` lets in-flight requests finish, then stops the app (shutdown hooks).
+   */
+  async listen(options: ListenOptions = {}): Promise<Server> {
+    await this.start();
+    try {
+      const server = await listen(this.handler, options);
+      attachApp(server, this);
+      return server;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  /** Where the app is in its life: `'setting-up'`, `'starting'`, `'ready'`, `'draining'` or `'stopped'`. */
+  get state(): AppState {
+    return this.#life.state;
+  }
+
+  /**
+   * Builds every router, middleware and service the app needs (and every provided service with lifecycle
+   * hooks), dependencies first, awaiting async factories; runs their `onStartup()` hooks in that order;
+   * compiles the pipelines. Runs once: later calls return the same promise. A hook that throws stops it:
+   * the hooks that ran get their `onShutdown()`, and it rejects with `TRELLIS_ERR_STARTUP_FAILED` naming the
+   * hook (its error as `cause`). Serving `handler` yourself, call it first; otherwise the first request does.
+   *
+   * @example
+   * ```ts
+   * await app.start();               // Database.onStartup() has connected
+   * http.createServer(app.handler).listen(8000);
+   * ```
+   */
+  start(): Promise<void> {
+    return this.#life.start(() => this.#build());
+  }
+
+  /**
+   * Marks the app as shutting down: `/readyz` answers 503 from now on, so load balancers stop sending
+   * requests, while requests keep being served. `closeGracefully()` calls it before it stops accepting.
+   */
+  drain(): void {
+    this.#life.drain();
+  }
+
+  /**
+   * Runs the `onShutdown()` hooks of everything started, in reverse startup order, each logged; one that
+   * throws is logged and the next still runs. With `timeoutMs` (10 s by default), hooks still running then are
+   * abandoned and the rest skipped. Resolves `true` when every hook finished. Runs once; call it after
+   * requests drained.
+   *
+   * @example
+   * ```ts
+   * await closeGracefully(server);   // drains, then calls app.stop() within the same grace period
+   * await app.stop();                // an app served by your own server
+   * ```
+   */
+  stop(options: { timeoutMs?: number } = {}): Promise<boolean> {
+    return this.#life.stop(options.timeoutMs ?? 10_000);
+  }
+
+  /** Runs every `healthCheck()`, each within `timeoutMs`: what `/readyz` answers with. */
+  readiness(timeoutMs = 5_000): Promise<Readiness> {
+    return this.#life.readiness(timeoutMs);
+  }
+
+  // Builds routers, middleware and services, and the pipelines; they serve once the startup hooks ran.
+  async #build(): Promise<Built> {
+    const built = await this.#container.build(this.#freeze());
+    this.#bind(built);
+    // Middleware classes routers added in their constructors are known only now.
+    const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
+    this.#container.check(late);
+    for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
+    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+    const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
+    return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
 
   readonly #listener: RequestListener = (req, res) => {
-    const dispatcher = this.#prepare();
+    this.#freeze();
+    const dispatcher = this.#dispatcher;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
@@ -275,6 +342,7 @@ export class BaseRouter {
     this.#metrics?.tallies.track(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
+    if (!dispatcher) return void this.#beforeStart(request);
     dispatcher(request).then(
       (response) => writeResponse(request, response, this.logger),
       (error) => this.#crash(request, error),
@@ -298,35 +366,83 @@ export class BaseRouter {
     return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
   }
 
+  // A request before the app has started starts it: the health probes answer at once (503 for readiness),
+  // anything else waits for the start.
+  async #beforeStart(request: Request): Promise<void> {
+    const starting = this.start();
+    const probe = this.#probes?.(request);
+    if (probe) {
+      starting.catch(() => {}); // reported to the requests that wait for it, and by /readyz staying 503
+      return writeResponse(request, await probe, this.logger);
+    }
+    try {
+      await starting;
+    } catch (error) {
+      report(this.logger, request, 'the app failed to start', error);
+      return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.logger);
+    }
+    this.#dispatcher!(request).then(
+      (response) => writeResponse(request, response, this.logger),
+      (error) => this.#crash(request, error),
+    );
+  }
+
+  #includeHealth(settings: NonNullable<ReturnType<typeof healthSettings>>): void {
+    const router = healthRouter(settings, this);
+    const records = this.#include(router).#routes.filter((route) => route.instance === router);
+    this.#probes = (request) => {
+      const route = records.find((record) => record.path === request.path && (request.method === 'GET' || request.method === 'HEAD'));
+      return route && (route.instance as unknown as Record<string, () => Promise<Response>>)[route.handlerName as string]();
+    };
+  }
+
   #include(router: Controller | Class<Controller>): this {
-    let instance: Controller;
-    if (router instanceof Controller) instance = router;
-    else if (isRouterClass(router)) instance = this.#container.construct(router as Class<Controller>);
-    else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
-    const records = collectRoutes(instance);
+    let records: RouteRecord[];
+    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
+    else if (isRouterClass(router)) {
+      this.#container.check([router as Class<Controller>]);
+      records = collectRoutes(router as Class<Controller>);
+    } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     for (const record of records) this.#table.add(record.method, record.path, record, record.label);
-    this.#routes.splice(this.#routes.length - this.#docsRoutes, 0, ...records);
+    this.#routes.splice(this.#routes.length - this.#builtInRoutes, 0, ...records);
+    if (!(router instanceof Controller)) this.#routerClasses.push(router as Class<Controller>);
     this.#openapi = undefined;
     return this;
   }
 
   #assertSettingUp(method: string): void {
-    if (this.#dispatcher) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
+    if (this.#frozen) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
   }
 
-  // Compiles every pipeline exactly once, the first time the app is asked to serve.
-  #prepare(): Dispatcher {
-    if (this.#dispatcher) return this.#dispatcher;
+  // Ends setting up, once: checks what was added since the routers (middleware classes, services with
+  // hooks), so wiring mistakes surface before anything is built. Returns what the app builds.
+  #freeze(): Class[] {
+    const consumers = this.#consumers();
+    if (this.#frozen) return consumers;
+    this.#container.check(consumers);
+    this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
     this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
-    return (this.#dispatcher = buildDispatcher({
-      table: this.#table,
-      routes: this.#routes,
-      middleware: this.#middleware,
-      container: this.#container,
-      exceptions: this.#exceptions,
-      logger: this.logger,
-    }));
+    return consumers;
+  }
+
+  // Routes of the routers just built are served by them, behind the middleware their constructors added.
+  #bind(built: ReadonlyMap<Class, unknown>): void {
+    for (const route of this.#routes) {
+      const instance = built.get(route.router) as Controller | undefined;
+      if (route.instance || !instance) continue;
+      route.instance = instance;
+      route.middleware = [...middlewareOf(instance), ...route.middleware];
+    }
+  }
+
+  #consumers(): Class[] {
+    return [...this.#routerClasses, ...this.#middlewareClasses()];
+  }
+
+  #middlewareClasses(): Class[] {
+    const all = [...this.#middleware, ...this.#routes.flatMap((route) => route.middleware)];
+    return [...new Set(all.filter((like) => isMiddlewareClass(like)))] as Class[];
   }
 
   // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
@@ -334,6 +450,21 @@ export class BaseRouter {
     writeFailure(request[RESPONSE], request.id, request.raw.complete === false);
     report(this.logger, request, 'the request failed', error);
   }
+}
+
+/** What `trellis/inspect` reads of an app: its container and what it builds. Not part of the public face. */
+export interface AppInternals {
+  container: Container;
+  consumers(): Class[];
+  /** Gives the routes of the routers in `built` their instance and middleware (as `start()` does). */
+  bind(built: ReadonlyMap<Class, unknown>): void;
+}
+
+const internals = new WeakMap<BaseRouter, AppInternals>();
+
+/** The container of `app` and what it builds (for `trellis/inspect`'s dry start). */
+export function appInternals(app: BaseRouter): AppInternals {
+  return internals.get(app)!;
 }
 
 function describe(value: unknown): string {

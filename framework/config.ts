@@ -1,4 +1,6 @@
+import { readSection, type SectionOptions } from './config-section';
 import { TrellisError } from './framework-error';
+import type { Class } from './metadata';
 
 /**
  * Settings of an app (what `trellis run` reads from `config.yaml`), read by dotted path. Provide an
@@ -71,6 +73,29 @@ export class Config {
     }
     if (typeof value === 'string' && value !== '') return value;
     throw new ConfigValueError(path, 'a non-empty string', kindOf(value));
+  }
+
+  /**
+   * The section at `path` (`'admin'`, `'services.mail'`) as an instance of `cls`, checked against its
+   * class-validator rules (`@ValidateNested()` with `@Type(() => Class)` for nested mappings) and frozen. Every
+   * setting that does not fit, a missing one included, is listed in one {@link ConfigSectionError}
+   * (`admin.token must be a string`; never the value): read it in a constructor and `trellis run` stops at the
+   * first one's line in config.yaml, `doctor` lists them all. A key the class does not declare is one too,
+   * unless `unknownKeys: 'ignore'`. An absent section is read as an empty one, so only optional settings may be
+   * missing. `@Settings(path)` on the class makes it injectable instead.
+   *
+   * @example
+   * ```ts
+   * class AdminSettings {
+   *   @IsString() @IsNotEmpty() token!: string;
+   *   @IsOptional() @IsInt() @Min(1) maxSessions?: number;
+   * }
+   * const admin = config.section('admin', AdminSettings);   // AdminSettings
+   * admin.token;                                            // string
+   * ```
+   */
+  section<T extends object>(path: string, cls: Class<T>, options?: SectionOptions): T {
+    return readSection(path, cls, this.get(path), options);
   }
 
   /** Whether `path` is set (to anything, `null` included). */

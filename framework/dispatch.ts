@@ -1,4 +1,3 @@
-import type { Container } from './container';
 import type { ExceptionHandlers, Logger } from './exception-handlers';
 import type { ExpressMiddleware } from './express/adapter';
 import { TrellisError } from './framework-error';
@@ -19,7 +18,8 @@ interface DispatchContext {
   table: RouteTable<RouteRecord>;
   routes: readonly RouteRecord[];
   middleware: readonly MiddlewareLike[];
-  container: Container;
+  /** The middleware classes' instances, built by the app when it started. */
+  built: ReadonlyMap<Class, unknown>;
   exceptions: ExceptionHandlers;
   /** Where a failure to answer an error is reported. */
   logger: Logger;
@@ -64,7 +64,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 }
 
 function endpoint(route: RouteRecord, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
-  const { router, readArguments } = route;
+  const { instance: router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
   return async (request) => {
@@ -102,7 +102,7 @@ function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) =>
     let instance = instances.get(like);
     if (instance) return instance;
     if (like instanceof Middleware) instance = like;
-    else if (isMiddlewareClass(like)) instance = context.container.construct(like as Class<Middleware>);
+    else if (isMiddlewareClass(like)) instance = context.built.get(like as Class) as Middleware;
     else if (typeof like === 'function') instance = expressAdapter(like as ExpressMiddleware);
     else throw new TrellisError('TRELLIS_ERR_INVALID_MIDDLEWARE', String(like));
     instances.set(like, instance);

@@ -8,7 +8,14 @@ export const ERROR_CODES = {
   TRELLIS_ERR_INVALID_PATH: 'Invalid path %{path}: %{reason}',
   TRELLIS_ERR_NOT_A_ROUTER: '%{value} is not a router: declare it as `class X extends router(\'/base\')`',
   TRELLIS_ERR_UNKNOWN_DEPENDENCY:
-    '%{consumer} needs %{dependency} (constructor parameter %{parameter}), which is not provided: call app.provide(%{dependency})',
+    '%{consumer} needs %{dependency} (constructor parameter %{parameter}, %{name}), which is not provided: call app.provide(%{dependency})',
+  TRELLIS_ERR_UNINJECTABLE_PARAMETER:
+    '%{consumer} constructor parameter %{parameter} (%{name}) %{reason}, which cannot be injected by type: give it a class type, or name what it receives with @Inject(TOKEN) and app.provide({ provide: TOKEN, useValue | useFactory | useClass })',
+  TRELLIS_ERR_UNKNOWN_TOKEN:
+    '%{consumer} asks for %{token} (constructor parameter %{parameter}, %{name}), which is not provided: call app.provide({ provide: %{token}, useValue | useFactory | useClass })',
+  TRELLIS_ERR_INVALID_PROVIDER: 'Invalid provider for %{token}: %{reason}',
+  TRELLIS_ERR_STARTUP_FAILED: '%{step} failed: %{reason}',
+  TRELLIS_ERR_HEALTH_OPTION: 'Invalid health option %{option}: %{value} (paths are plain segments like /healthz, two different ones; timeout a positive number of ms)',
   TRELLIS_ERR_NO_PARAMTYPES:
     '%{consumer} takes %{count} constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
   TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %{cycle}',
@@ -37,6 +44,9 @@ export const ERROR_CODES = {
   TRELLIS_ERR_METRICS_PATH: 'Invalid metrics path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /metrics)',
   TRELLIS_ERR_METRICS_BUCKETS: 'Invalid metrics buckets %{buckets}: a list of increasing numbers of seconds above 0 (e.g. [0.01, 0.1, 1])',
   TRELLIS_ERR_CONFIG_VALUE: '%{path} must be %{expected}, got %{actual}',
+  TRELLIS_ERR_CONFIG_SECTION: 'Config section %{section} does not fit %{settings}: %{problems}',
+  TRELLIS_ERR_SETTINGS_UNVALIDATED:
+    'The settings class %{settings} (config section %{section}) has no class-validator decorators, so no setting would be checked: decorate its fields (@IsString(), ...)',
   TRELLIS_ERR_COOKIE:
     'Invalid cookie %{name}: %{reason} (a name is printable ASCII without spaces, `;` or `=`; a value is encoded by the `encode` option, encodeURIComponent by default)',
   TRELLIS_ERR_EVENT_STREAM:

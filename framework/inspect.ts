@@ -19,12 +19,15 @@ import { isMiddlewareClass as middlewareClass, type Middleware } from './middlew
 
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
+export { settingsSectionOf } from './settings';
 export { declarationOf, importsOf } from './source/declarations';
 export { stackLocations } from './source/stack';
 export type { SourceLocation } from './metadata';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
-export { injects } from './container';
+export { injects } from './injection/container';
+export { dryStart } from './inspect-start';
+export type { DryStart } from './inspect-start';
 
 /**
  * Whether `value` is a `Middleware` subclass: what `addMiddleware` builds with injection, and what project

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { MiddlewareLike } from './middleware';
 import { frameLocation } from './source/stack';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -85,11 +86,24 @@ export interface ParamDefinition {
   maxItems?: number;
 }
 
+/** What a settings class (`@Settings('admin')`) reads from the config, and how strictly. */
+export interface SettingsDefinition {
+  /** The dotted path of its section (`admin`, `services.mail`). */
+  section: string;
+  /** `'forbid'` (the default): a key the class does not declare is a problem; `'ignore'`: it is left out. */
+  unknownKeys: 'forbid' | 'ignore';
+}
+
 interface ClassMetadata {
   basePath?: string;
   routes: RouteDefinition[];
   params: Map<string | symbol, ParamDefinition[]>;
-  middleware: unknown[];
+  /** `@Use(...)` on the class: middleware around each of its routes, after the router's own. */
+  middleware: MiddlewareLike[];
+  /** `@Use(...)` on a handler: middleware around that route only, after the class's. */
+  routeMiddleware: Map<string | symbol, MiddlewareLike[]>;
+  /** `@Settings(section)`: the class is a config section (not inherited). */
+  settings?: SettingsDefinition;
 }
 
 // Metadata lives with each class, never on `global`: two apps in one process only see what they include.
@@ -98,7 +112,7 @@ const store = new WeakMap<object, ClassMetadata>();
 export function metadataOf(target: object): ClassMetadata {
   let metadata = store.get(target);
   if (!metadata) {
-    metadata = { routes: [], params: new Map(), middleware: [] };
+    metadata = { routes: [], params: new Map(), middleware: [], routeMiddleware: new Map() };
     store.set(target, metadata);
   }
   return metadata;
@@ -112,4 +126,9 @@ export function metadataChain(ctor: Function): ClassMetadata[] {
     if (metadata) chain.push(metadata);
   }
   return chain;
+}
+
+/** The `@Settings` definition `cls` itself carries (a subclass does not inherit it). */
+export function settingsDefinitionOf(cls: Function): SettingsDefinition | undefined {
+  return store.get(cls)?.settings;
 }

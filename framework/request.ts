@@ -43,6 +43,26 @@ export const CONTEXT = Symbol('trellis.context');
 export type QueryValues = Record<string, string | string[] | undefined>;
 
 /**
+ * What middleware puts in `request.state` for handlers and other middleware: empty until the project declares
+ * its keys by declaration merging (as SvelteKit's `App.Locals`), so a key nobody declared, or a value of the
+ * wrong type, is a type error where it is set and where it is read. Declare a key optional (`user?: User`)
+ * unless every route's middleware sets it.
+ *
+ * @example
+ * ```ts
+ * declare module 'trellis' {
+ *   interface RequestState {
+ *     user: { id: number; name: string };
+ *   }
+ * }
+ * request.state.user = { id: 1, name: 'ada' };   // in a middleware
+ * request.state.user.name;                       // in a handler: string
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RequestState {}
+
+/**
  * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand.
  *
  * @example
@@ -73,8 +93,11 @@ export class Request {
   route: string | undefined;
   /** @internal */
   [MATCHED]: unknown;
-  /** A place for middleware to pass values to handlers and to each other. */
-  readonly state: Record<string, unknown> = {};
+  /**
+   * A place for middleware to pass values to handlers and to each other, one object per request, typed by
+   * {@link RequestState}: declare its keys.
+   */
+  readonly state: RequestState = {} as RequestState;
   /** The Node request, as received (headers, socket). Responses go through the pipeline, never to Node directly. */
   readonly raw: IncomingMessage;
   /** @internal */

@@ -92,17 +92,43 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
   });
 }
 
+/** What `closeGracefully` stops after the server drained: an app (`BaseRouter`). */
+export interface Stoppable {
+  /** From now on the app reports itself not ready (`/readyz` 503). */
+  drain(): void;
+  /** Runs the shutdown hooks within `timeoutMs`; `true` when every one finished. */
+  stop(options: { timeoutMs: number }): Promise<boolean>;
+}
+
+const apps = new WeakMap<Server, Stoppable>();
+
+/** Records the app a server serves (`app.listen()` does), so that `closeGracefully(server)` stops it. */
+export function attachApp(server: Server, app: Stoppable): void {
+  apps.set(server, app);
+}
+
 /**
  * Stops accepting connections, lets in-flight requests finish, closes keep-alive sockets as soon as they are
- * idle (requests still arriving on them are answered with `Connection: close`), and resolves `true` once all is done; after `graceMs` it force-closes the
- * remaining sockets and resolves `false`.
+ * idle (requests still arriving on them are answered with `Connection: close`), then stops the app (its
+ * shutdown hooks, in the time left), and resolves `true` once all is done in time. After `graceMs` it
+ * force-closes the remaining sockets and resolves `false`. The app is the one `app.listen()` started the
+ * server for, or `app` when you created the server yourself; `/readyz` answers 503 from the start.
  *
  * @example
  * ```ts
  * process.once('SIGTERM', async () => process.exit((await closeGracefully(server)) ? 0 : 1));
  * ```
  */
-export function closeGracefully(server: Server, graceMs = 10_000): Promise<boolean> {
+export async function closeGracefully(server: Server, graceMs = 10_000, app: Stoppable | undefined = apps.get(server)): Promise<boolean> {
+  const deadline = performance.now() + graceMs;
+  app?.drain();
+  const drained = await drain(server, graceMs);
+  if (!app) return drained;
+  const stopped = await app.stop({ timeoutMs: Math.max(0, deadline - performance.now()) });
+  return drained && stopped;
+}
+
+function drain(server: Server, graceMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const markClosing = (_req: unknown, res: { setHeader(name: string, value: string): void }) => res.setHeader('connection', 'close');
     server.prependListener('request', markClosing);

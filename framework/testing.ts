@@ -31,21 +31,37 @@ export class TestResponse {
 }
 
 /**
- * Sends requests to an app in-process (no port, no network), through the same listener a server uses.
+ * Sends requests to an app in-process (no port, no network), through the same listener a server uses. The
+ * first request starts the app (services built, `onStartup()` hooks run) unless `start()` did; `close()` runs
+ * the `onShutdown()` hooks, as a server's graceful close would.
  *
  * @example
  * ```ts
  * const client = new TestClient(app);
+ * await client.start();                      // optional: a failing startup hook rejects here
  * const res = await client.post('/tasks', { json: { title: 'Write docs' } });
  * assert.equal(res.status, 201);
  * assert.equal(res.json().title, 'Write docs');
+ * await client.close();                      // shutdown hooks (after(() => client.close()) in node:test)
  * ```
  */
 export class TestClient {
   readonly #listener: RequestListener;
+  readonly #app: BaseRouter | undefined;
 
   constructor(app: BaseRouter | RequestListener) {
     this.#listener = typeof app === 'function' ? app : app.handler;
+    this.#app = typeof app === 'function' ? undefined : app;
+  }
+
+  /** Starts the app (`app.start()`): rejects with what stopped it. Requests do it themselves otherwise. */
+  async start(): Promise<void> {
+    await this.#app?.start();
+  }
+
+  /** Stops the app (`app.stop()`): its shutdown hooks run; resolves `true` when every one finished. */
+  async close(): Promise<boolean> {
+    return (await this.#app?.stop()) ?? true;
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {

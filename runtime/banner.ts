@@ -6,7 +6,8 @@ import { projectPath, shownPath, type Project } from './project';
 
 /**
  * What `trellis run` prints once the app listens: name and version, the address, the config file,
- * routers discovered, static and templates folders, middleware loaded, and a pointer to `doctor`.
+ * routers discovered, static and templates folders, middleware loaded, with `--workers` that each worker has its
+ * own services, and a pointer to `doctor`.
  */
 export function bannerLines(project: Project, discovery: Discovery, url: string, workers = 1): string[] {
   const { settings, file } = project.config;
@@ -19,7 +20,7 @@ export function bannerLines(project: Project, discovery: Discovery, url: string,
     messages.run.static(shownPath(project, settings.static.dir), existsSync(projectPath(project, settings.static.dir))),
     messages.run.templates(shownPath(project, settings.templates.dir), existsSync(projectPath(project, settings.templates.dir))),
     messages.run.middleware(middleware),
-    ...(workers > 1 ? [messages.run.workers(workers)] : []),
+    ...(workers > 1 ? [messages.run.workers(workers, discovery.services.map((service) => service.cls.name))] : []),
     // A build is served without the CLI: no `trellis doctor` to suggest.
     ...(project.built ? [] : [messages.run.doctorHint(project.display)]),
   ];

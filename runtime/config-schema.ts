@@ -13,10 +13,12 @@ export interface ProjectSettings {
     send_timeout: number;
     max_connections: number;
     access_log: boolean;
+    shutdown_delay: number;
   };
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
+  health: { enabled: boolean; path: string; ready_path: string };
   /** Prometheus metrics (`AppOptions.metrics`): off by default. */
   metrics: { enabled: boolean; path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
@@ -43,6 +45,8 @@ const port: Check = (value) =>
     : `must be an integer from 0 to 65535, got ${describe(value)}`;
 const positive: Check = (value) =>
   Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `must be a positive whole number, got ${describe(value)}`;
+const whole: Check = (value) =>
+  Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : `must be a whole number from 0, got ${describe(value)}`;
 const host: Check = (value) =>
   nonEmpty(value) ?? (/^[A-Za-z0-9.:_-]+$/.test(value as string) ? undefined : `is not a host name or address: ${describe(value)}`);
 const urlPath: Check = (value) =>
@@ -91,6 +95,11 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     max_connections: { check: positive, default: 1_000 },
     /** One JSON line per request on stdout (`trellis run --no-access-log` turns it off for one run). */
     access_log: { check: boolean, default: true },
+    /**
+     * Milliseconds between SIGTERM and closing the port, while /readyz answers 503 and requests are still
+     * taken: the time a load balancer needs to notice (a few seconds behind Kubernetes). 0 by default.
+     */
+    shutdown_delay: { check: whole, default: 0 },
   },
   static: {
     dir: { check: nonEmpty, default: 'static' },
@@ -102,6 +111,12 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
   docs: {
     enabled: { check: boolean, default: true },
     path: { check: urlPath, default: '/docs' },
+  },
+  /** Liveness (`path`) and readiness (`ready_path`: 503 while starting, draining or a healthCheck() fails). */
+  health: {
+    enabled: { check: boolean, default: true },
+    path: { check: urlPath, default: '/healthz' },
+    ready_path: { check: urlPath, default: '/readyz' },
   },
   metrics: {
     enabled: { check: boolean, default: false },

@@ -1,10 +1,11 @@
-import type { BaseRouter } from '../framework/index';
+import { TrellisError, type BaseRouter } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import { createApp, globalMiddleware, includeRouter, type AppOverrides } from './assemble';
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
 import { discover, type Discovery } from './discover';
+import { describeLoadError } from './load-error';
 import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
@@ -68,4 +69,30 @@ export function assembleProject(project: Project, discovery: Discovery, override
     throw new ProjectError(messages.run.appInvalid(project.display, error instanceof Error ? error.message : String(error)));
   }
   return { project, discovery, app, address };
+}
+
+/**
+ * Starts a loaded project's app (`app.start()`: services built, startup hooks run), before it listens. A
+ * setting of the wrong kind stops it at its line in config.yaml; a hook, factory or constructor that throws
+ * with one line naming it (`Database.onStartup() failed: ...`) and, when the error came from the project's
+ * code, where it was thrown.
+ *
+ * @example
+ * ```ts
+ * const loaded = loadProject('demo');
+ * await startProject(loaded);
+ * await loaded.app.listen(loaded.address);
+ * ```
+ */
+export async function startProject({ project, app }: Pick<LoadedProject, 'project' | 'app'>): Promise<void> {
+  try {
+    await app.start();
+  } catch (error) {
+    const located = configValueProblem(project.config, error);
+    if (located) stopAt(project, [located]);
+    const cause = error instanceof TrellisError ? (error as Error & { cause?: unknown }).cause : error;
+    const where = cause instanceof Error ? describeLoadError(cause, '', project.dir) : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ProjectError(where?.file ? formatProblem(project.display, { ...where, message }) : messages.run.appInvalid(project.display, message));
+  }
 }

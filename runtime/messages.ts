@@ -1,4 +1,12 @@
-/** Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. */
+/**
+ * Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. Public as
+ * `runtimeMessages` (trellis/runtime), so that a supervisor (the CLI's cluster primary) prints the same lines.
+ *
+ * @example
+ * ```ts
+ * runtimeMessages.run.shuttingDown('SIGTERM'); // 'Shutting down (SIGTERM): finishing requests in flight'
+ * ```
+ */
 export const messages = {
   project: {
     notFound: (path: string) => `${path} does not exist`,
@@ -18,7 +26,11 @@ export const messages = {
     static: (dir: string, found: boolean) => `  Static:      ${dir}${found ? '' : ' (not found)'}`,
     templates: (dir: string, found: boolean) => `  Templates:   ${dir}${found ? '' : ' (not found)'}`,
     middleware: (count: number) => `  Middleware:  ${count} loaded`,
-    workers: (count: number) => `  Workers:     ${count}`,
+    // Each worker builds its own services: what one keeps in memory the others never see.
+    workers: (count: number, services: string[]) => {
+      const named = services.length > 3 ? `${services.slice(0, 3).join(', ')} and ${services.length - 3} more` : services.join(', ');
+      return `  Workers:     ${count}, each with its own ${named ? `services (${named})` : 'services'}: state kept in memory is not shared`;
+    },
     doctorHint: (path: string) => `Run \`trellis doctor ${path}\` for a more detailed analysis.`,
     // A build's main.js has no flags: the environment chooses its address.
     portInUse: (host: string, port: number, built = false) => {

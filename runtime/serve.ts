@@ -6,7 +6,7 @@ import { messages } from './messages';
 import { withAccessLog } from './access-log';
 import { bannerLines, urlOf } from './banner';
 import { exitOnUncaughtError } from './crash';
-import { loadProject } from './load';
+import { loadProject, startProject } from './load';
 import { loadBuild } from './load-build';
 import { RunLog } from './run-log';
 import { gracePeriod, stopOnSignals } from './shutdown';
@@ -15,8 +15,10 @@ import { gracePeriod, stopOnSignals } from './shutdown';
 export interface ServeOptions {
   host?: string;
   port?: number;
-  /** Print the banner and shutdown lines (only the first cluster worker does). */
+  /** Print the banner (only the first cluster worker does). */
   banner?: boolean;
+  /** Print the shutdown lines (`Shutting down...`, `Stopped.`); as `banner` when not given (a cluster's primary prints them itself). */
+  shutdownLines?: boolean;
   /** Cluster size, shown in the banner when more than one. */
   workers?: number;
   /** One line per request on stdout; config.yaml's `server.access_log` (on by default) when not given. */
@@ -48,13 +50,18 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const log = new RunLog();
   const load = options.build ? loadBuild : loadProject;
   const { project, discovery, app, address } = load(path, { host: options.host, port: options.port, logger: log.logger });
+  // Startup hooks run before the port opens: a failing one means no port, exit 1.
+  await startProject({ project, app });
   const { host, port } = address;
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
-  const server = await listenOrExplain(listener, host, port, project.config.settings.server, options.build === true);
+  const server = await listenOrExplain(listener, host, port, project.config.settings.server, options.build === true).catch(async (error) => {
+    await app.stop();
+    throw error;
+  });
   exitOnUncaughtError(server, log);
   // Signals are taken before the banner says the app is up: a SIGTERM sent on reading it stops it gracefully.
-  const stopped = stopOnSignals(server, log, options.banner === false ? () => {} : say, graceMs);
+  const stopped = stopOnSignals(server, app, log, (options.shutdownLines ?? options.banner) === false ? () => {} : say, graceMs, project.config.settings.server.shutdown_delay);
   const actual = (server.address() as AddressInfo).port;
   if (options.banner !== false) for (const line of bannerLines(project, discovery, urlOf(host, actual), options.workers)) say(line);
   process.send?.({ trellis: 'listening', port: actual } satisfies ListeningMessage);

@@ -1,4 +1,4 @@
-import { closeGracefully, type Server } from '../framework/index';
+import { closeGracefully, type Server, type Stoppable } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import type { RunLog } from './run-log';
@@ -25,12 +25,15 @@ export interface StopMessage {
 export type StopOutcome = 'finished' | 'grace-expired' | 'interrupted';
 
 /**
- * Stops the server on SIGINT or SIGTERM (or a {@link StopMessage} from a parent): no new connections,
- * idle keep-alive connections closed, requests in flight finish (up to `graceMs`), logs flushed.
- * A second signal cuts every connection at once. Resolves once the server is closed.
+ * Stops the server on SIGINT or SIGTERM (or a {@link StopMessage} from a parent): `/readyz` answers 503 at
+ * once (for `delayMs`, config.yaml's `server.shutdown_delay`, the server still takes connections), then no
+ * new connections, idle keep-alive connections closed, requests in flight finish, then the app's shutdown
+ * hooks run (all within `graceMs`), logs flushed. A second signal cuts every connection at once. Resolves
+ * once the server is closed and the hooks ran.
  */
-export function stopOnSignals(server: Server, log: RunLog, say: (line: string) => void, graceMs = GRACE_MS): Promise<StopOutcome> {
+export function stopOnSignals(server: Server, app: Stoppable, log: RunLog, say: (line: string) => void, graceMs = GRACE_MS, delayMs = 0): Promise<StopOutcome> {
   return new Promise((resolve) => {
+    let skipDelay = () => {};
     let stopping = false;
     let signalled = false;
     let cut = false;
@@ -42,6 +45,7 @@ export function stopOnSignals(server: Server, log: RunLog, say: (line: string) =
       if (stopping) {
         if (repeated) {
           cut = true;
+          skipDelay();
           server.closeAllConnections();
         }
         return;
@@ -49,7 +53,17 @@ export function stopOnSignals(server: Server, log: RunLog, say: (line: string) =
       stopping = true;
       log.flush(); // access lines so far come before the shutdown line
       say(messages.run.shuttingDown(signal === 'stop' ? 'SIGTERM' : signal));
-      void closeGracefully(server, graceMs).then((finished) => {
+      // Not ready from now on; with a delay, connections are still taken meanwhile, so load balancers see
+      // /readyz fail and stop sending before the port closes.
+      app.drain();
+      const delayed = new Promise<void>((go) => {
+        const timer = setTimeout(go, delayMs);
+        skipDelay = () => {
+          clearTimeout(timer);
+          go();
+        };
+      });
+      void delayed.then(() => closeGracefully(server, graceMs, app)).then((finished) => {
         process.off('SIGINT', stop).off('SIGTERM', stop).off('message', onMessage);
         const done = () =>
           log.flush(() => {

@@ -1,6 +1,6 @@
-import { createLogger, type BaseRouter, type Class, type Middleware } from '../../framework/index';
-import type { InspectedRoute } from '../../framework/inspect';
-import { CONFIG_FILE, configProblems, configValueProblem, createApp, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
+import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from '../../framework/index';
+import { dryStart, inspectApp, type InspectedRoute } from '../../framework/inspect';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
@@ -22,11 +22,14 @@ export async function analyse(path: string): Promise<DoctorReport> {
   errors.push(...discovery.failures.map((problem) => errorAt(problem, 'load')));
   const middleware = globalMiddleware(project, discovery);
   errors.push(...middleware.problems.map((problem) => errorAt(problem, 'config')));
+  // @Settings classes the project's classes take, checked against config.yaml without building anything.
+  const classes = [...discovery.routers, ...discovery.services].map((found) => found.cls as Class).concat(discovery.middleware.flatMap((file) => file.classes));
+  errors.push(...settingsProblems(project.config, classes).map((problem) => errorAt(problem, 'config')));
 
   const { routers, findings } = routesByRouter(project, discovery);
   errors.push(...findings);
   const appErrors: Finding[] = [];
-  const app = fullApp(project, discovery, middleware.classes, routers, appErrors);
+  const app = await fullApp(project, discovery, middleware.classes, routers, appErrors);
   const routes = routers.flatMap((router) => router.routes);
   // The table lists every route of the app: the routers' (each from its own app, so clashing ones too), then the framework's.
   const rows = [...routers.flatMap((router) => router.rows), ...otherRows(app, routers)];
@@ -36,7 +39,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
   const warnings: Finding[] = [
     ...shadowedRoutes(rows),
     ...unvalidatedModels(project.dir, routes, discovery.models),
-    ...unusedClasses(project.dir, discovery, middleware.classes, routes),
+    ...unusedClasses(project.dir, discovery, middleware.classes, app ? inspectApp(app).routes : routes),
     ...missingFiles(project),
   ];
 
@@ -61,37 +64,52 @@ export async function analyse(path: string): Promise<DoctorReport> {
 }
 
 /**
- * The whole app as `run` would serve it, from the routers already built (a router whose routes clash
- * with earlier ones is left out: that clash is reported already). Compiling it surfaces middleware and
- * dependency errors; undefined when it cannot be built.
+ * The whole app as `run` would serve it, from the routers already checked (a router whose routes clash
+ * with earlier ones is left out: that clash is reported already). A dry start surfaces middleware and
+ * dependency errors, and settings read by constructors, without running a lifecycle hook or a factory or
+ * building anything that has one; undefined when it cannot be built.
  */
-function fullApp(
+async function fullApp(
   project: Project,
   discovery: Discovery,
   middleware: Array<Class<Middleware>>,
   routers: RouterRoutes[],
   errors: Finding[],
-): BaseRouter | undefined {
+): Promise<BaseRouter | undefined> {
   try {
     const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
     for (const router of routers) {
-      if (!router.instance) continue;
+      if (router.rejected) continue;
       try {
-        app.includeRouter(router.instance);
+        app.includeRouter(router.found.cls);
       } catch {
         // a duplicate route, reported by duplicateRoutes
       }
     }
     mountAssets(app, project);
-    void app.handler;
+    const dry = await dryStart(app);
+    if (dry.problems.length) {
+      errors.push(...dry.problems.map((problem) => wiringFinding(project, discovery, problem)));
+      return undefined;
+    }
+    if (dry.failure !== undefined) throw dry.failure;
     return app;
   } catch (error) {
-    const located = configValueProblem(project.config, error);
-    if (located) {
-      errors.push(errorAt(located, 'config'));
+    const located = configValueProblems(project.config, error);
+    if (located.length) {
+      errors.push(...located.map((problem) => errorAt(problem, 'config')));
       return undefined;
     }
     errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });
     return undefined;
   }
+}
+
+/** A wiring problem at the class it names (`details.consumer`) when the project declares it, else unlocated. */
+function wiringFinding(project: Project, discovery: Discovery, problem: TrellisError): Finding {
+  const consumer = problem.details.consumer;
+  const found = [...discovery.routers, ...discovery.services, ...discovery.middleware.flatMap((m) => m.classes.map((cls) => ({ cls, file: m.file })))].find(
+    (candidate) => candidate.cls.name === consumer,
+  );
+  return { severity: 'error', code: problem.code, message: problem.message, ...(found && declaredAt(project.dir, found)) };
 }

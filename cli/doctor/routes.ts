@@ -9,8 +9,6 @@ export interface RouterRoutes {
   found: Found<Controller>;
   /** Empty when the framework rejected the router (see the findings). */
   routes: InspectedRoute[];
-  /** The built router, reusable in a full app; undefined when rejected or without routes. */
-  instance?: Controller;
   rejected: boolean;
   rows: RouteRow[];
 }
@@ -33,7 +31,7 @@ export function routesByRouter(project: Project, discovery: Discovery): { router
     }
     const routes = inspectApp(app).routes.filter((route) => route.router === found.cls);
     const rows = routes.map((route) => rowOf(project.dir, route, found));
-    routers.push({ found, routes, instance: routes[0]?.info.router, rows, rejected: false });
+    routers.push({ found, routes, rows, rejected: false });
   }
   return { routers, findings };
 }

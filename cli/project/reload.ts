@@ -1,101 +1,145 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { packageRoot } from '../../generators/paths';
+import cluster from 'node:cluster';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { DOTENV_FILE, openProject, type ListeningMessage, type StopMessage } from '../../runtime';
+import { configProblems, DOTENV_FILE, formatProblem, loadDotEnv, openProject, ProjectError, runtimeMessages } from '../../runtime';
+import { WorkerGroup } from './worker-group';
+import { watchTree } from './watch-tree';
+import { clusterPort, serveAsWorker, setUpCluster, type WorkerOptions } from './workers';
 
-export interface ReloadOptions {
-  host?: string;
-  port?: number;
+export interface ReloadOptions extends WorkerOptions {
   workers: number;
-  accessLog?: boolean;
 }
 
-const BIN = join(packageRoot, 'bin', 'trellis.js');
 const DEBOUNCE_MS = 150;
 // Changes here never change what the server does (static files are read per request; dist/ is what
 // `trellis build` writes, which `run` does not serve).
 const IGNORED = /^(node_modules|\.git|tests|static|dist)(\/|$)|(^|\/)\.|~$|\.sw.$/;
+const ignored = (path: string) => IGNORED.test(path) && path !== DOTENV_FILE;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const warn = (line: string) => process.stderr.write(`trellis: ${line}\n`);
 
 /**
- * `trellis run --reload`: serves the project in a child process and starts a fresh one whenever a project
- * file changes (routers, services, middleware, config.yaml, templates...). The first child's port (even
- * with `--port 0`) is kept for the next ones. A child that fails to start is reported and the supervisor
- * waits for the next change. SIGINT/SIGTERM stop the child gracefully, then the supervisor.
+ * `trellis run --reload`: serves the project from cluster workers (a {@link WorkerGroup} of `--workers`, 1
+ * by default) and starts a new group whenever a project file changes (routers, services, middleware,
+ * config.yaml, templates, .env...). The old group keeps serving until every worker of the new one listens,
+ * then drains and stops: the workers share the listening socket the primary holds for them (node:cluster),
+ * so no connection is refused across a reload. A new version that fails to start is reported and the old
+ * one keeps serving until the next change. The port is chosen once (also with `--port 0`). Folders are
+ * watched, not files ({@link watchTree}): rename-style saves, new and deleted files and folders are all seen.
+ * SIGINT/SIGTERM stop every worker gracefully, then the primary.
  */
 export function superviseReload(path: string, options: ReloadOptions): Promise<void> {
-  // A wrong path fails here, once, not in a restart loop. Each child loads .env itself, so an edit of it
-  // is seen on the next restart.
+  if (cluster.isWorker) return serveAsWorker(path, options.workers, options);
+  // A wrong path fails here, once, not in a restart loop. The primary never loads .env into its own
+  // environment, which the workers inherit: each loads it itself, so an edit of it is seen on the next start.
   const project = openProject(path, { dotenv: false });
-  return new Promise((done) => {
-    let child: ChildProcess | undefined;
-    let ready = false;
-    let port = options.port;
+  setUpCluster();
+  return new Promise((resolve, reject) => {
+    let port: number | undefined;
+    let current: WorkerGroup | undefined; // serving
+    let next: WorkerGroup | undefined; // starting, to take over from `current`
+    const groups = new Set<WorkerGroup>(); // every group with workers alive
+    let launches = 0;
+    let announced = false; // a banner was printed: a signal prints the shutdown lines
+    let said = false;
     let stopping = false;
-    let pending: string | undefined;
+    let failure: CliError | undefined;
+    let changes: string[] = [];
     let timer: NodeJS.Timeout | undefined;
 
-    const start = () => {
-      const args = ['run', path, '--workers', String(options.workers)];
-      if (options.host !== undefined) args.push('--host', options.host);
-      if (port !== undefined) args.push('--port', String(port));
-      if (options.accessLog !== undefined) args.push(options.accessLog ? '--access-log' : '--no-access-log');
-      const current = fork(BIN, args, { stdio: 'inherit' });
-      child = current;
-      ready = false;
-      current.on('message', (message: ListeningMessage) => {
-        if (message?.trellis !== 'listening') return;
-        port = message.port;
-        ready = true;
+    const launch = async (file?: string) => {
+      const launch = ++launches;
+      if (file !== undefined) say(messages.run.reloading(file));
+      next?.stop(); // superseded by this change
+      next = undefined;
+      try {
+        port ??= await choosePort(path, options);
+      } catch (error) {
+        if (!(error instanceof ProjectError || error instanceof CliError)) throw error;
+        warn(error.message);
+        return say(current ? messages.run.reloadKept : messages.run.reloadWaiting);
+      }
+      if (stopping || launch !== launches) return;
+      const group: WorkerGroup = new WorkerGroup(options.workers, { TRELLIS_CLUSTER_PORT: String(port) }, {
+        serving: () => {
+          announced = true;
+          // Nothing to take over from: it serves from its first worker on (and is not superseded by the next change).
+          if (group === next && !current) [current, next] = [group, undefined];
+        },
+        listening: () => {
+          if (group !== next) return;
+          const previous = current;
+          [current, next] = [group, undefined];
+          previous?.stop();
+        },
+        failed: (message) => {
+          if (message !== undefined) warn(message);
+          if (group === next) next = undefined;
+          if (group === current) current = undefined;
+          say(current ? messages.run.reloadKept : messages.run.reloadWaiting);
+        },
+        problem: (message) => {
+          if (stopping) failure ??= new CliError(message);
+          else warn(message);
+        },
+        stopped: () => {
+          groups.delete(group);
+          if (stopping && groups.size === 0) finish();
+        },
       });
-      current.on('exit', (code) => {
-        if (child === current) child = undefined;
-        if (stopping) return finish();
-        if (pending !== undefined) return restart();
-        if (code !== 0) process.stdout.write(`${messages.run.reloadWaiting}\n`);
-      });
-    };
-
-    // A child still loading has nothing to finish (and may not listen for the message yet).
-    const stopChild = (running: ChildProcess) => {
-      if (ready) running.send({ trellis: 'stop' } satisfies StopMessage);
-      else running.kill('SIGTERM');
-    };
-
-    const restart = () => {
-      const file = pending!;
-      pending = undefined;
-      process.stdout.write(`${messages.run.reloading(file)}\n`);
-      start();
+      next = group;
+      groups.add(group);
+      group.start();
     };
 
     const changed = (file: string) => {
-      if (stopping || (IGNORED.test(file) && file !== DOTENV_FILE)) return;
+      if (stopping) return;
+      changes.push(file);
       clearTimeout(timer);
       timer = setTimeout(() => {
-        pending = file;
-        if (child) stopChild(child);
-        else restart();
+        // A rename-style save also names its temporary file, gone by now: name the file that is there.
+        const named = [...changes].reverse().find((name) => existsSync(join(project.dir, name))) ?? changes.at(-1)!;
+        changes = [];
+        launch(named).catch(fatal);
       }, DEBOUNCE_MS);
     };
+    const watcher = watchTree(project.dir, ignored, changed);
 
-    const watcher: FSWatcher = watch(resolve(project.dir), { recursive: true }, (_event, name) => {
-      if (name) changed(String(name).split('\\').join('/'));
-    });
-
-    const stop = () => {
+    const stop = (signal?: NodeJS.Signals) => {
+      if (stopping) return;
       stopping = true;
       clearTimeout(timer);
-      if (child) stopChild(child);
-      else finish();
+      watcher.close();
+      said = announced && signal !== undefined;
+      if (said) say(runtimeMessages.run.shuttingDown(signal!));
+      for (const group of groups) group.stop();
+      if (groups.size === 0) finish();
     };
     const finish = () => {
-      watcher.close();
       process.off('SIGINT', stop).off('SIGTERM', stop);
-      done();
+      if (said) say(runtimeMessages.run.stopped);
+      if (failure) reject(failure);
+      else resolve();
+    };
+    // Not a line for the user (a port probe that failed...): everything stops, and the error is reported.
+    const fatal = (error: unknown) => {
+      failure ??= error instanceof CliError ? error : new CliError(messages.unexpected(error instanceof Error ? error.message : String(error)));
+      stop();
     };
     process.on('SIGINT', stop).on('SIGTERM', stop);
-    start();
+    launch().catch(fatal);
   });
+}
+
+/** The port of every version: config.yaml and .env as they are now, read without changing this process's environment. */
+async function choosePort(path: string, options: WorkerOptions): Promise<number> {
+  const project = openProject(path, { dotenv: false });
+  const [problem] = configProblems(project);
+  if (problem) throw new CliError(formatProblem(project.display, problem));
+  const env = { ...process.env };
+  loadDotEnv(project.dir, env);
+  return clusterPort(project, options, env);
 }

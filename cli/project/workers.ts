@@ -1,23 +1,32 @@
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { addressFromEnvironment, configProblems, formatProblem, openProject, ProjectError, serve, type ListeningMessage, type ServeOptions, type StopMessage } from '../../runtime';
-import { RestartBackoff } from './restart-backoff';
+import {
+  addressFromEnvironment,
+  configProblems,
+  formatProblem,
+  openProject,
+  ProjectError,
+  runtimeMessages,
+  serve,
+  type Project,
+  type ServeOptions,
+} from '../../runtime';
+import { WorkerGroup, type FailedMessage } from './worker-group';
 
-interface FailedMessage {
-  trellis: 'failed';
-  message: string;
-}
-type WorkerMessage = ListeningMessage | FailedMessage;
+/** The flags of `trellis run` a cluster passes to its workers. */
+export type WorkerOptions = Pick<ServeOptions, 'host' | 'port' | 'accessLog'>;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `trellis run --workers N`: the primary process forks N workers (node:cluster) that share one listening
- * socket (with `--port 0`, one free port chosen for all). The first worker starts alone and prints the banner;
- * the others start once it listens. A worker that dies is replaced, after a delay that doubles with each
- * crash in a row (100 ms up to 5 s: {@link RestartBackoff}); SIGINT/SIGTERM stop every worker gracefully.
- * A startup error, or requests cut off at the end of the grace period, is reported once, by the primary
- * (exit code 1).
+ * `trellis run --workers N`: the primary process forks N workers (node:cluster, a {@link WorkerGroup}) that
+ * share one listening socket (with `--port 0`, one free port chosen for all). The first worker starts alone
+ * and prints the banner; the others start once it listens. A worker that dies is replaced. The primary
+ * prints the shutdown lines itself (whichever workers are alive by then), stops every worker gracefully on
+ * SIGINT/SIGTERM, and reports a startup error (a worker's own line), or requests cut off at the end of the
+ * grace period, once (exit code 1).
  *
  * The workers accept connections themselves from the one listening socket (`SCHED_NONE`, as gunicorn and
  * uvicorn's workers do), rather than the primary accepting and handing each over (node's round-robin
@@ -25,20 +34,21 @@ type WorkerMessage = ListeningMessage | FailedMessage;
  * answered (nodejs/node#21746). With a shared socket a connection waits in the kernel's queue until a live
  * worker takes it; one a dying worker had taken is closed with that worker.
  */
-export async function runWorkers(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<void> {
-  if (cluster.isWorker) return work(path, count, options);
-  return supervise(count, await clusterPort(path, options));
-}
-
-/**
- * The port every worker listens on. Workers share a socket only when they ask for the same host and port,
- * and a socket nobody listens on any more is closed; so "any free port" (0) is chosen once, here.
- */
-async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<number> {
+export async function runWorkers(path: string, count: number, options: WorkerOptions): Promise<void> {
+  if (cluster.isWorker) return serveAsWorker(path, count, options);
   const project = openProject(path);
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
-  const fromEnvironment = addressFromEnvironment();
+  return supervise(count, await clusterPort(project, options));
+}
+
+/**
+ * The port every worker listens on: `--port`, else PORT (from `env`), else config.yaml's. Workers share a
+ * socket only when they ask for the same host and port, and a socket nobody listens on any more is closed;
+ * so "any free port" (0) is chosen once, here.
+ */
+export async function clusterPort(project: Project, options: WorkerOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const fromEnvironment = addressFromEnvironment(env);
   const port = options.port ?? fromEnvironment.port ?? project.config.settings.server.port;
   return port === 0 ? freePort(options.host ?? fromEnvironment.host ?? project.config.settings.server.host) : port;
 }
@@ -46,7 +56,10 @@ async function clusterPort(path: string, options: Pick<ServeOptions, 'host' | 'p
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const unknownHost = error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN';
+      reject(unknownHost ? new CliError(runtimeMessages.run.hostUnavailable(host)) : error);
+    });
     probe.listen(0, host, () => {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
@@ -54,10 +67,24 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-async function work(path: string, count: number, options: Pick<ServeOptions, 'host' | 'port' | 'accessLog'>): Promise<void> {
+/**
+ * Sets node:cluster up for a primary: workers accept from the shared socket themselves (see {@link runWorkers}).
+ * Call before the first fork.
+ */
+export function setUpCluster(): void {
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
+}
+
+/**
+ * A cluster worker: serves on `TRELLIS_CLUSTER_PORT`, prints the banner if it is the first
+ * (`TRELLIS_CLUSTER_FIRST`), never the shutdown lines (the primary prints them). An error meant for the user
+ * (a startup hook failing, the port taken) goes to the primary in a {@link FailedMessage}, which reports it.
+ */
+export async function serveAsWorker(path: string, count: number, options: WorkerOptions): Promise<void> {
   try {
     const port = Number(process.env.TRELLIS_CLUSTER_PORT);
-    await serve(path, { ...options, port, banner: process.env.TRELLIS_CLUSTER_FIRST === '1', workers: count });
+    const first = process.env.TRELLIS_CLUSTER_FIRST === '1';
+    await serve(path, { ...options, port, banner: first, shutdownLines: false, workers: count });
   } catch (error) {
     // The primary prints it once and exits non-zero; this worker just ends.
     if (!(error instanceof ProjectError || error instanceof CliError)) throw error;
@@ -68,78 +95,38 @@ async function work(path: string, count: number, options: Pick<ServeOptions, 'ho
 }
 
 function supervise(count: number, port: number): Promise<void> {
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
+  setUpCluster();
   return new Promise((resolve, reject) => {
-    // Every live worker, and whether it serves yet (one still loading cannot take a stop message yet).
-    const live = new Map<Worker, boolean>();
-    let started = false;
+    let failure: CliError | undefined;
+    let announced = false; // the banner was printed: a signal prints the shutdown lines
+    let said = false;
     let stopping = false;
-    const backoff = new RestartBackoff();
-    const restarts = new Set<NodeJS.Timeout>(); // replacements waiting for their delay
-
-    const fork = (first = false) => {
-      const worker = cluster.fork({ TRELLIS_CLUSTER_PORT: String(port), ...(first && { TRELLIS_CLUSTER_FIRST: '1' }) });
-      let listening = false;
-      let since = 0;
-      live.set(worker, false);
-      // A message to a worker that has just died (ours, or node:cluster's own) fails with EPIPE on the Worker;
-      // unhandled, that error would end the primary. The worker's 'exit' follows and is handled below.
-      worker.on('error', () => {});
-      worker.on('message', (message: WorkerMessage) => {
-        if (message?.trellis === 'listening') {
-          listening = true;
-          since = Date.now();
-          live.set(worker, true);
-          if (stopping) worker.send({ trellis: 'stop' } satisfies StopMessage);
-          else if (!started) {
-            started = true;
-            process.send?.(message); // to a reload supervisor, if any
-            for (let i = 1; i < count; i++) fork();
-          }
-        } else if (message?.trellis === 'failed') fail(message.message);
-      });
-      worker.on('exit', (code) => {
-        live.delete(worker);
-        if (stopping) {
-          if (live.size === 0) finish();
-        } else if (!listening) fail(messages.run.workerFailed);
-        else {
-          const { delayMs: delay, streak } = backoff.next(Date.now() - since);
-          process.stderr.write(`trellis: ${messages.run.workerExited(worker.process.pid ?? 0, code, delay, streak)}\n`);
-          const timer = setTimeout(() => {
-            restarts.delete(timer);
-            fork();
-          }, delay);
-          restarts.add(timer);
-        }
-      });
-    };
-
-    const stopAll = () => {
+    const group = new WorkerGroup(count, { TRELLIS_CLUSTER_PORT: String(port) }, {
+      serving: () => (announced = true),
+      listening: () => {},
+      failed: (message) => {
+        failure ??= new CliError(message ?? messages.run.workerFailed);
+        stop();
+      },
+      problem: (message) => {
+        if (stopping) failure ??= new CliError(message);
+        else process.stderr.write(`trellis: ${message}\n`);
+      },
+      stopped: () => {
+        process.off('SIGINT', stop).off('SIGTERM', stop);
+        if (said) say(runtimeMessages.run.stopped);
+        if (failure) reject(failure);
+        else resolve();
+      },
+    });
+    const stop = (signal?: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
-      for (const timer of restarts) clearTimeout(timer);
-      restarts.clear();
-      if (live.size === 0) finish();
-      for (const [worker, serving] of live) {
-        if (serving) worker.send({ trellis: 'stop' } satisfies StopMessage);
-        else worker.process.kill('SIGTERM');
-      }
+      said = announced && signal !== undefined;
+      if (said) say(runtimeMessages.run.shuttingDown(signal!));
+      group.stop();
     };
-    const onMessage = (message: StopMessage) => message?.trellis === 'stop' && stopAll();
-    const finish = () => {
-      process.off('SIGINT', stopAll).off('SIGTERM', stopAll).off('message', onMessage);
-      if (failure) reject(failure);
-      else resolve();
-    };
-    let failure: CliError | undefined;
-    // The first failure is the one reported: a startup error, or a worker that had to cut requests off while stopping.
-    const fail = (message: string) => {
-      failure ??= new CliError(message);
-      stopAll();
-    };
-
-    process.on('SIGINT', stopAll).on('SIGTERM', stopAll).on('message', onMessage); // a reload supervisor's stop
-    fork(true);
+    process.on('SIGINT', stop).on('SIGTERM', stop);
+    group.start();
   });
 }

@@ -27,28 +27,45 @@ function withAdmin(admin: string): void {
   writeFileSync(join(dir, 'config.yaml'), config.replace(/^admin: .*$/m, admin));
 }
 
-describe("the sample's admin.token", () => {
+describe("the sample's admin section (config.section('admin', AdminSettings))", () => {
   const adminLine = () => config.split('\n').findIndex((line) => line.startsWith('admin:')) + 1;
-  for (const [admin, got, below] of [
-    ['admin: { token: true }', 'true', 0],
-    ['admin: { token: false }', 'false', 0],
-    ['admin: { token: [a, b] }', 'a list', 0],
-    ['admin: { token: { x: 1 } }', 'a mapping', 0],
-    ['admin: { token: 12345 }', 'a number', 0],
-    ["admin: { token: '' }", 'an empty string', 0],
-    ['admin: { token: }', 'null (no value)', 0],
-    ['admin:\n  # the token\n  token: [s3cret]', 'a list', 2],
-    ['admin: { tokn: s3cret }', 'nothing (it is not set)', 0],
+  // [admin section, [line below admin:, message] of each problem, in order]
+  for (const [admin, problems] of [
+    ['admin: { token: true }', [[0, 'admin.token must be a string']]],
+    ['admin: { token: false }', [[0, 'admin.token must be a string']]],
+    ['admin: { token: [a, b] }', [[0, 'admin.token must be a string']]],
+    ['admin: { token: { x: 1 } }', [[0, 'admin.token must be a string']]],
+    ['admin: { token: 12345 }', [[0, 'admin.token must be a string']]],
+    ["admin: { token: '' }", [[0, 'admin.token should not be empty']]],
+    ['admin: { token: }', [[0, 'admin.token has no value (it must be a string)']]],
+    ['admin:\n  # the token\n  token: [s3cret]', [[2, 'admin.token must be a string']]],
+    [
+      'admin: { tokn: s3cret }',
+      [
+        [0, 'admin.tokn is not a setting of AdminSettings (its settings are token)'],
+        [0, 'admin.token is not set (it must be a string)'],
+      ],
+    ],
+    [
+      'admin:\n  token: 7\n  realm: s3cret',
+      [
+        [2, 'admin.realm is not a setting of AdminSettings (its settings are token)'],
+        [1, 'admin.token must be a string'],
+      ],
+    ],
   ] as const) {
-    it(`stops run and doctor at its line when it is ${admin.replace(/\n\s*/g, ' ')}`, async () => {
+    it(`stops run at the first problem's line, doctor listing each, when it is ${admin.replace(/\n\s*/g, ' ')}`, async () => {
       withAdmin(admin);
-      const message = `demo/config.yaml:${adminLine() + below}: admin.token must be a non-empty string, got ${got}`;
+      const lines = problems.map(([below, message]) => `demo/config.yaml:${adminLine() + below}: ${message}`);
       const run = await runCli(['run', 'demo', '--port', '0'], { cwd: join(dir, '..') });
-      assert.deepEqual([run.code, run.stdout, run.stderr], [1, '', `trellis: ${message}\n`]);
+      assert.deepEqual([run.code, run.stdout, run.stderr], [1, '', `trellis: ${lines[0]}\n`]);
+      assert.doesNotMatch(run.stderr, /s3cret/);
       const doctor = await runCli(['doctor', 'demo'], { cwd: join(dir, '..') });
       assert.equal(doctor.code, 1);
-      assert.match(doctor.stdout, new RegExp(`^Errors:\\n {2}error {3}${escape(message)} \\[config\\]\\n`, 'm'));
-      assert.match(doctor.stdout, /, 1 error, /);
+      const listed = lines.map((line) => ` {2}error {3}${escape(line)} \\[config\\]\\n`).join('');
+      assert.match(doctor.stdout, new RegExp(`^Errors:\\n${listed}`, 'm'));
+      assert.match(doctor.stdout, new RegExp(`, ${lines.length} errors?, `));
+      assert.doesNotMatch(doctor.stdout, /s3cret/);
     });
   }
 

@@ -42,6 +42,8 @@ describe('trellis doctor', () => {
         '  GET     /docs/openapi.json     DocsRouter.json         (trellis: config.yaml)',
         '  GET     /docs/openapi.yaml     DocsRouter.yaml         (trellis: config.yaml)',
         '  GET     /docs/assets/{name}    DocsRouter.asset        (trellis: config.yaml)',
+        '  GET     /healthz               HealthRouter.live       (trellis: config.yaml)',
+        '  GET     /readyz                HealthRouter.ready      (trellis: config.yaml)',
         'OpenAPI:  valid (OpenAPI 3.1.0, 5 operations)',
         '2 routers, 5 routes, 0 errors, 0 warnings',
         '',
@@ -76,6 +78,8 @@ describe('trellis doctor', () => {
       ...['landing /docs', 'swagger /docs/swagger', 'redoc /docs/redoc', 'swaggerInit /docs/swagger-init.js', 'json /docs/openapi.json', 'yaml /docs/openapi.yaml', 'asset /docs/assets/{name}']
         .map((entry) => entry.split(' '))
         .map(([handler, path]) => ({ method: 'GET', path, handler: `DocsRouter.${handler}`, builtIn: true })),
+      { method: 'GET', path: '/healthz', handler: 'HealthRouter.live', builtIn: true },
+      { method: 'GET', path: '/readyz', handler: 'HealthRouter.ready', builtIn: true },
     ]);
     assert.deepEqual(
       report.errors.map((e) => [e.severity, e.code, e.file, e.line]),

@@ -33,7 +33,7 @@ export class DocComments {
   handler(route: RouteInfo): HandlerDoc | undefined {
     const method = route.handlerName;
     if (typeof method !== 'string') return undefined;
-    const names = classNames(route.router.constructor);
+    const names = classNames(route.router);
     const declaring = this.#classes(route).filter((c) => Object.hasOwn(c.methods, method));
     const order = (c: ClassDocs) => (names.includes(c.name) ? names.indexOf(c.name) : names.length);
     const first = Math.min(...declaring.map(order));
@@ -43,7 +43,7 @@ export class DocComments {
 
   /** The JSDoc of a route's router class, for its tag. */
   router(route: RouteInfo): string | undefined {
-    const name = route.router.constructor.name;
+    const name = route.router.name;
     return nearest(route, this.#classes(route).filter((c) => c.name === name))?.description;
   }
 

@@ -25,7 +25,7 @@ export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], d
 
   for (const route of routes) {
     if (route.options.includeInSchema === false) continue;
-    const tag = tagName(route.router.constructor.name);
+    const tag = tagName(route.router.name);
     const operation = operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route));
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
@@ -48,7 +48,7 @@ function tagName(className: string): string {
 
 /** `TaskRouter_list`; a handler bound to several routes gets the method and, if needed, a number. */
 function uniqueId(route: RouteInfo, taken: Set<string>): string {
-  const base = `${route.router.constructor.name}_${String(route.handlerName)}`.replace(/[^A-Za-z0-9_]/g, '_');
+  const base = `${route.router.name}_${String(route.handlerName)}`.replace(/[^A-Za-z0-9_]/g, '_');
   let id = base;
   if (taken.has(id)) id = `${base}_${route.method.toLowerCase()}`;
   for (let n = 2; taken.has(id); n++) id = `${base}_${route.method.toLowerCase()}_${n}`;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { metadataChain, type HttpMethod, type SourceLocation, type ParamDefinition, type RouteOptions } from '../metadata';
+import { metadataChain, type Class, type HttpMethod, type SourceLocation, type ParamDefinition, type RouteOptions } from '../metadata';
 import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
 import { basePathOf, middlewareOf, type Controller } from '../router';
 import type { MiddlewareLike } from '../middleware';
@@ -12,13 +12,15 @@ export interface RouteInfo {
   path: string;
   /** `TaskRouter.one` */
   label: string;
-  router: Controller;
+  /** The router's class (for an included instance, its constructor). */
+  router: Class<Controller>;
   handlerName: string | symbol;
   options: RouteOptions;
   params: ParamDefinition[];
   /** `design:paramtypes` and `design:returntype` of the handler. */
   paramTypes: unknown[];
   returnType: unknown;
+  /** The route's own middleware, in order: the router's (`addMiddleware`: known once the app has started and built its routers), `@Use` on its class, `@Use` on the handler. */
   middleware: MiddlewareLike[];
   /** Where the route decorator was written. */
   source?: SourceLocation;
@@ -27,6 +29,8 @@ export interface RouteInfo {
 export interface RouteRecord extends RouteInfo {
   readArguments: ArgumentsReader;
   takesBody: boolean;
+  /** The router instance serving it: given to `includeRouter`, or built by the app when it starts. */
+  instance?: Controller;
 }
 
 /** How routes and errors name a handler: `TaskRouter.one` (the class included, for an inherited route). */
@@ -34,9 +38,11 @@ export function routeLabel(router: Function, handler: string | symbol): string {
   return `${router.name}.${String(handler)}`;
 }
 
-/** Reads a router's declared endpoints (its own and inherited), checks them and compiles argument readers. */
-export function collectRoutes(instance: Controller): RouteRecord[] {
-  const ctor = instance.constructor;
+/**
+ * Reads a router class's declared endpoints (its own and inherited), checks them and compiles argument
+ * readers; nothing is built. `instance`, when the app was given one, serves them.
+ */
+export function collectRoutes(ctor: Class<Controller>, instance?: Controller): RouteRecord[] {
   const chain = metadataChain(ctor);
   const basePath = basePathOf(ctor);
   const seen = new Set<string>();
@@ -50,7 +56,7 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
       const handlerName = definition.handler;
       const label = routeLabel(ctor, handlerName);
       const params = chain.map((m) => m.params.get(handlerName)).find(Boolean) ?? [];
-      const proto = Object.getPrototypeOf(instance);
+      const proto = ctor.prototype;
       const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', proto, handlerName) ?? [];
       const returnType: unknown = Reflect.getMetadata('design:returntype', proto, handlerName);
       const { read, takesBody } = compileArguments({ label, path, pathParams: pathParams(path), params, designTypes: paramTypes });
@@ -58,13 +64,14 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
         method: definition.method,
         path,
         label,
-        router: instance,
+        router: ctor,
+        instance,
         handlerName,
         options: definition.options,
         params,
         paramTypes,
         returnType,
-        middleware: middlewareOf(instance),
+        middleware: [...(instance ? middlewareOf(instance) : []), ...declaredMiddleware(chain, handlerName)],
         source: definition.source,
         readArguments: read,
         takesBody,
@@ -72,4 +79,13 @@ export function collectRoutes(instance: Controller): RouteRecord[] {
     }
   }
   return records;
+}
+
+/**
+ * The `@Use` middleware of a route: its classes' (a base router's first), then the handler's (as declared
+ * where the method is, nearest class first, like its parameters).
+ */
+function declaredMiddleware(chain: ReturnType<typeof metadataChain>, handler: string | symbol): MiddlewareLike[] {
+  const onClasses = [...chain].reverse().flatMap((metadata) => metadata.middleware);
+  return [...onClasses, ...(chain.map((metadata) => metadata.routeMiddleware.get(handler)).find(Boolean) ?? [])];
 }

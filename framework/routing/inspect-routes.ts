@@ -38,7 +38,10 @@ export interface InspectedRoute {
   boundParams: string[];
   /** Whether the handler takes `@Req()` (it may read any parameter from `request.params`). */
   takesRequest: boolean;
-  /** The router's middleware, in order (the app's global middleware runs around every route, before it). */
+  /**
+   * The route's own middleware in the order it runs: the router's (`addMiddleware`), `@Use` on its class, `@Use` on
+   * its handler (the app's global middleware runs around every route, before it).
+   */
   middleware: InspectedMiddleware[];
   /** Whether the OpenAPI document lists it (internal routes, such as the docs pages, are left out). */
   inSchema: boolean;
@@ -73,7 +76,7 @@ export function inspectApp(app: BaseRouter): AppInspection {
 }
 
 function inspectRoute(route: RouteInfo): InspectedRoute {
-  const router = route.router.constructor as Class<Controller>;
+  const router = route.router as Class<Controller>;
   const { options } = route;
   return {
     method: route.method,
@@ -116,7 +119,7 @@ function handlerSource(route: RouteInfo): SourceLocation | undefined {
   const recorded = route.source;
   if (!recorded) return undefined;
   const method = String(route.handlerName);
-  for (let cls: Function | null = route.router.constructor; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+  for (let cls: Function | null = route.router; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const found = declarationOf(recorded.file, cls.name, method, recorded.line);
     if (found) return found;
   }

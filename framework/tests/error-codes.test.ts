@@ -16,9 +16,9 @@ it('names every value of every message: the keys of its details', () => {
   for (const [code, template] of Object.entries(ERROR_CODES)) {
     assert.doesNotMatch(template, /%(?!\{\w+\})/, `${code} has a placeholder without a name`);
   }
-  const error = new TrellisError('TRELLIS_ERR_UNKNOWN_DEPENDENCY', 'TaskRouter', 'TaskService', 1, 'TaskService');
-  assert.equal(error.message, 'TaskRouter needs TaskService (constructor parameter 1), which is not provided: call app.provide(TaskService)');
-  assert.deepEqual(error.details, { consumer: 'TaskRouter', dependency: 'TaskService', parameter: 1 });
+  const error = new TrellisError('TRELLIS_ERR_UNKNOWN_DEPENDENCY', 'TaskRouter', 'TaskService', 1, 'tasks', 'TaskService');
+  assert.equal(error.message, 'TaskRouter needs TaskService (constructor parameter 1, tasks), which is not provided: call app.provide(TaskService)');
+  assert.deepEqual(error.details, { consumer: 'TaskRouter', dependency: 'TaskService', parameter: 1, name: 'tasks' });
 });
 
 it('fills the message template and keeps the code', () => {

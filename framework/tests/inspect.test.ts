@@ -194,7 +194,7 @@ describe('TrellisError details', () => {
         super();
       }
     }
-    assert.deepEqual(refusal(MailRouter).details, { consumer: 'MailRouter', dependency: 'Mailer', parameter: 2 });
+    assert.deepEqual(refusal(MailRouter).details, { consumer: 'MailRouter', dependency: 'Mailer', parameter: 2, name: 'mailer' });
     class OrderRouter extends router('/orders') {
       @Get('/{order_id}') one(@Path('ident') id: string) {
         return id;

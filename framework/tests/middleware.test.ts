@@ -17,12 +17,19 @@ class AddHeader extends Middleware {
   }
 }
 
+// What RequireToken leaves for the handlers (declared for the whole test program: a name of this file's own).
+declare module '../index' {
+  interface RequestState {
+    middlewareTestUser?: string;
+  }
+}
+
 class RequireToken extends Middleware {
   dispatch(request: Request, callNext: CallNext) {
     if (request.headers.authorization !== 'Bearer secret') {
       return new JSONResponse({ error: 'Unauthorized' }, { status: 401 });
     }
-    request.state.user = 'admin';
+    request.state.middlewareTestUser = 'admin';
     return callNext(request);
   }
 }
@@ -48,7 +55,7 @@ class Admin extends router('/admin') {
     super();
     this.addMiddleware(RequireToken);
   }
-  @Get('/stats/{n}') stats(@Path('n', { type: Int }) n: number, @Req() request: Request) { return { n, user: request.state.user }; }
+  @Get('/stats/{n}') stats(@Path('n', { type: Int }) n: number, @Req() request: Request) { return { n, user: request.state.middlewareTestUser }; }
   @Post('/items') create(@Body() body: Payload) { return body; }
 }
 

@@ -94,8 +94,12 @@ describe('constructor injection', () => {
       @Get() same() { return { same: this.service === services[0] }; }
     }
     const services: TaskService[] = [];
-    const app = new BaseRouter().provide(TaskStore, TaskService).includeRouter(TaskRouter).includeRouter(OtherRouter);
-    services.push((app.routes[0].router as unknown as { service: TaskService }).service);
+    @Injectable()
+    class FirstRouter extends router('/first') {
+      constructor(service: TaskService) { super(); services.push(service); }
+      @Get() none() { return {}; }
+    }
+    const app = new BaseRouter().provide(TaskStore, TaskService).includeRouter(FirstRouter).includeRouter(TaskRouter).includeRouter(OtherRouter);
     const client = new TestClient(app);
     assert.deepEqual((await client.get('/tasks')).json(), ['write tests']);
     assert.deepEqual((await client.get('/other')).json(), { same: true });

@@ -10,6 +10,13 @@ import { TestClient } from '../testing';
 import { IsString } from 'class-validator';
 import { file, multipart } from './fixtures/uploads/multipart';
 
+// What a test middleware records (declared for the whole test program: a name of this file's own).
+declare module '../index' {
+  interface RequestState {
+    uploadsTestLength?: number;
+  }
+}
+
 class UploadRouter extends router('/upload') {
   /** The sample endpoint of the spec: the file in field `file`, or a 400. */
   @Post('/file')
@@ -106,7 +113,7 @@ describe('@UploadedFile', () => {
   it('reads the file when middleware has already read the raw body', async () => {
     class ReadsBody extends Middleware {
       async dispatch(request: Request, callNext: CallNext) {
-        request.state.length = (await request.body()).length;
+        request.state.uploadsTestLength = (await request.body()).length;
         return callNext(request);
       }
     }

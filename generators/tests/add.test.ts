@@ -91,7 +91,7 @@ describe('add middleware', () => {
 
 /**
  * Runs around requests. For every request, list \`audit_log\` under \`middleware:\` in config.yaml; for one
- * router, call \`this.addMiddleware(AuditLog)\` in its constructor.
+ * router or one handler, put \`@Use(AuditLog)\` above it.
  */
 export class AuditLog extends Middleware {
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {

@@ -27,7 +27,7 @@ describe('create: the full sample project', () => {
     assert.equal(
       read('config.yaml'),
       `# Read by \`trellis run\` and \`trellis doctor\`. Other sections are yours: code reads them through the
-# injected \`Config\`, e.g. \`config.get<string>('section.key')\`.
+# injected \`Config\`, e.g. \`config.section('mail', MailSettings)\`, checked against a class-validator class.
 app: { title: "Demo API", version: 0.1.0, description: "A demo." }
 server: { host: localhost, port: 8000 }
 static: { dir: static, url: /static }

@@ -29,6 +29,7 @@ describe('config.yaml', () => {
         'static: { dir: public, url: /assets }',
         'templates: { dir: views }',
         'docs: { enabled: false, path: /api-docs }',
+        'health: { enabled: false, ready_path: /ready }',
         'metrics: { enabled: true, path: /internal/metrics }',
         'middleware: [timing, auth/jwt]',
         'admin: { token: s3cret }',
@@ -37,10 +38,11 @@ describe('config.yaml', () => {
     assert.deepEqual(config.issues, []);
     assert.deepEqual(config.settings, {
       app: { title: 'Demo API', version: '0.1.0', description: 'A demo' },
-      server: { host: '127.0.0.1', port: 8080, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true },
+      server: { host: '127.0.0.1', port: 8080, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 },
       static: { dir: 'public', url: '/assets' },
       templates: { dir: 'views' },
       docs: { enabled: false, path: '/api-docs' },
+      health: { enabled: false, path: '/healthz', ready_path: '/ready' },
       metrics: { enabled: true, path: '/internal/metrics' },
       middleware: ['timing', 'auth/jwt'],
     });
@@ -51,10 +53,11 @@ describe('config.yaml', () => {
   it('fills in defaults for what the file leaves out, and for a project without config.yaml', () => {
     const defaults = {
       app: { title: 'trellis API', version: '0.1.0', description: undefined },
-      server: { host: 'localhost', port: 8000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true },
+      server: { host: 'localhost', port: 8000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 },
       static: { dir: 'static', url: '/static' },
       templates: { dir: 'templates' },
       docs: { enabled: true, path: '/docs' },
+      health: { enabled: true, path: '/healthz', ready_path: '/readyz' },
       metrics: { enabled: false, path: '/metrics' },
       middleware: [],
     };
@@ -64,7 +67,7 @@ describe('config.yaml', () => {
     assert.equal(none.file, undefined);
     assert.deepEqual(none.settings, defaults);
     assert.deepEqual(none.issues, []);
-    assert.deepEqual(load('server: { port: 9000 }').settings.server, { host: 'localhost', port: 9000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true });
+    assert.deepEqual(load('server: { port: 9000 }').settings.server, { host: 'localhost', port: 9000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 });
   });
 
   it('reports a wrong type at the line of its key, naming the key', () => {
@@ -75,17 +78,17 @@ describe('config.yaml', () => {
     assert.deepEqual(issues('app:\n  version: 1.0\n'), ['2: app.version must be a string, got 1 (put it in quotes)']);
     assert.deepEqual(issues('docs:\n  enabled: yes\n'), ['2: docs.enabled must be true or false, got "yes"']);
     assert.deepEqual(issues('static:\n  url: assets\n'), ['2: static.url must be a URL path starting with /, got "assets"']);
-    assert.deepEqual(issues('server: [1, 2]'), ['1: server must be a mapping (host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log), got a list']);
+    assert.deepEqual(issues('server: [1, 2]'), ['1: server must be a mapping (host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay), got a list']);
     assert.deepEqual(issues('- a\n- b\n'), ['1: must be a mapping of sections (app, server, ...), got a list']);
   });
 
   it('reports unknown keys inside framework sections, with a suggestion when one is close', () => {
     assert.deepEqual(issues('server:\n  port: 8000\n  hots: x\n'), ['3: unknown key server.hots (did you mean host?)']);
-    assert.deepEqual(issues('server:\n  timeout: 5\n'), ['2: unknown key server.timeout (expected host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log)']);
+    assert.deepEqual(issues('server:\n  timeout: 5\n'), ['2: unknown key server.timeout (expected host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay)']);
     assert.deepEqual(issues('app:\n  titel: Demo\n'), ['2: unknown key app.titel (did you mean title?)']);
     assert.deepEqual(issues('sever:\n  port: 1\n'), ['1: unknown key sever (did you mean server?)']);
     assert.deepEqual(issues('app: {}\nport: 8000\n'), [
-      "2: unknown key port (the framework's sections are app, server, static, templates, docs, metrics, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
+      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, metrics, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
     ]);
   });
 

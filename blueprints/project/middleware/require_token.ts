@@ -1,12 +1,22 @@
 import { timingSafeEqual } from 'node:crypto';
+import { IsNotEmpty, IsString } from 'class-validator';
 import { Config, Injectable, JSONResponse, Middleware, type CallNext, type Request, type Response } from 'trellis';
+
+/** The `admin:` section of config.yaml, checked when the app starts. */
+export class AdminSettings {
+  /** What `Authorization: Bearer <token>` must carry. config.yaml reads it from the environment (ADMIN_TOKEN). */
+  @IsNotEmpty()
+  @IsString()
+  token!: string;
+}
 
 /**
  * Lets a request through only with `Authorization: Bearer <admin.token>`; otherwise 401. config.yaml reads the
  * token from the environment (`admin: { token: ${ADMIN_TOKEN} }`; `.env` holds it in development).
- * Not global: routers/admin.ts adds it with `this.addMiddleware(RequireToken)`.
- * The token must be a non-empty string: `config.string` refuses anything else (a typo like `token: true` or
- * `token: { x: 1 }`), so the app does not start, and `trellis run` names the line in config.yaml.
+ * Not global: routers/admin.ts puts it on its routes with `@Use(RequireToken)`.
+ * `config.section` checks the section against AdminSettings: a token that is not a non-empty string (a typo like
+ * `token: true`), a missing one or a key AdminSettings does not declare stops the app at startup, and
+ * `trellis run` names the line in config.yaml.
  */
 @Injectable()
 export class RequireToken extends Middleware {
@@ -14,7 +24,8 @@ export class RequireToken extends Middleware {
 
   constructor(config: Config) {
     super();
-    this.expected = Buffer.from(`Bearer ${config.string('admin.token')}`);
+    const admin = config.section('admin', AdminSettings);
+    this.expected = Buffer.from(`Bearer ${admin.token}`);
   }
 
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {

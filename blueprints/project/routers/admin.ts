@@ -1,12 +1,16 @@
-import { Get, Injectable, router } from 'trellis';
+import { Get, Injectable, router, Use } from 'trellis';
 import { Header } from 'trellis/param';
 import { RequireToken } from '../middleware/require_token';
 import { ProductService } from '../services/product_service';
 import { TaskService } from '../services/task_service';
 import { UserService } from '../services/user_service';
 
-/** Admin endpoints, behind router-scoped middleware: every request needs the Bearer token (ADMIN_TOKEN). */
+/**
+ * Admin endpoints, behind router-scoped middleware: every request needs the Bearer token (ADMIN_TOKEN).
+ * `@Use` on a single handler would guard that route alone.
+ */
 @Injectable()
+@Use(RequireToken)
 export class AdminRouter extends router('/admin') {
   constructor(
     private readonly tasks: TaskService,
@@ -14,7 +18,6 @@ export class AdminRouter extends router('/admin') {
     private readonly users: UserService,
   ) {
     super();
-    this.addMiddleware(RequireToken);
   }
 
   /** How many tasks, products and users the app holds; the services are the same instances the other routers use. */

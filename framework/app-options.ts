@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from './exception-handlers';
+import type { DocsOptions } from './docs';
+import type { HealthOptions } from './health';
+import type { MetricsOptions } from './metrics';
+import type { DocCommentTable } from './openapi';
+import type { UploadLimits } from './uploads/limits';
+
+export interface AppOptions {
+  /** `info.title` of the OpenAPI document. */
+  title?: string;
+  version?: string;
+  description?: string;
+  /** Largest request body read, in bytes (413 above it). 1 MiB by default. */
+  bodyLimit?: number;
+  /** Most keys one object of a JSON body may have (413 above it, before anything walks the body). 1,000 by default. */
+  maxObjectKeys?: number;
+  /** Most objects and arrays in one JSON body (413 above it, before it is parsed). 100,000 by default. */
+  maxJsonContainers?: number;
+  /**
+   * Where unexpected errors (`{ err, reqId }`, with their stack) and `request.log` lines go: a pino logger, or
+   * anything with its methods. By default `createLogger()`'s: JSON lines on stdout, pino-pretty on a terminal.
+   */
+  logger?: Logger;
+  /**
+   * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
+   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
+   */
+  docs?: DocsOptions | false;
+  /**
+   * Prometheus metrics at `GET /metrics` (off by default): requests and their durations by route pattern, method
+   * and status, and the process's CPU, memory, heap and event-loop lag. `true` turns them on, `{ path, buckets,
+   * defaultMetrics }` sets them up (see {@link MetricsOptions}); `app.metrics` is the registry they are read from.
+   */
+  metrics?: MetricsOptions | boolean;
+  /**
+   * Multipart limits: `{ fileSize: 10 MiB, files: 10, fields: 100, fieldSize: 1 MiB, fieldsSize: 1 MiB }` by default
+   * (413 above them); files over `memorySize` (1 MiB) go to temporary files.
+   */
+  uploads?: Partial<UploadLimits>;
+  /**
+   * The routers' doc comments, precomputed (see {@link DocCommentTable}): the docs then read them from this
+   * table only, instead of parsing the routers' source files with TypeScript. `trellis build` passes its
+   * manifest's table here, since a built app ships neither sources nor TypeScript.
+   */
+  docComments?: DocCommentTable;
+  /**
+   * `/healthz` (liveness) and `/readyz` (readiness: 503 while starting, draining after SIGTERM, or while a
+   * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.
+   */
+  health?: HealthOptions | boolean;
+}
+
+/**
+ * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
+ * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it.
+ */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,0 +1,51 @@
+import { Get } from '../decorators/route';
+import type { AppState } from '../lifecycle/state';
+import { JSONResponse, type Response } from '../response';
+import { router, type Controller } from '../router';
+import type { HealthSettings } from './index';
+
+/** What `/readyz` answers from: the app's state and its health checks. */
+export interface ReadinessSource {
+  readonly state: AppState;
+  /** Runs every `healthCheck()` (each within `timeoutMs`): by the name of its class, `'up'` or `'down'`. */
+  readiness(timeoutMs: number): Promise<Readiness>;
+}
+
+/** The outcome of the app's health checks. */
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, 'up' | 'down'>;
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * `/healthz` (alive: 200 whenever the process answers) and `/readyz` (200 once the app has started and while
+ * every service's `healthCheck()` passes; 503 while it starts, once it drains after SIGTERM, and while a check
+ * fails) as a router instance: it needs nothing injected, so it answers before the app has started.
+ */
+export function healthRouter(settings: HealthSettings, source: ReadinessSource): Controller {
+  const options = { includeInSchema: settings.includeInSchema, tags: ['health'] };
+
+  class HealthRouter extends router('') {
+    /** Liveness: the process is up and answering. */
+    @Get(settings.path, { ...options, summary: 'Liveness' }) live(): Response {
+      return new JSONResponse({ status: 'ok' }, { headers: NO_STORE });
+    }
+
+    /** Readiness: started, not shutting down, and every health check passes. */
+    @Get(settings.readyPath, { ...options, summary: 'Readiness', responses: { 503: 'Not ready' } }) async ready(): Promise<Response> {
+      const { state } = source;
+      if (state !== 'ready') return notReady(state, {});
+      const { ready, checks } = await source.readiness(settings.timeout);
+      // The state may have changed while the checks ran (SIGTERM).
+      if (source.state !== 'ready') return notReady(source.state, checks);
+      return ready ? new JSONResponse({ status: 'ready', checks }, { headers: NO_STORE }) : notReady('failing', checks);
+    }
+  }
+  return new HealthRouter();
+}
+
+function notReady(status: string, checks: Record<string, string>): Response {
+  return new JSONResponse({ error: 'Service Unavailable', status, checks }, { status: 503, headers: { ...NO_STORE, 'retry-after': '1' } });
+}

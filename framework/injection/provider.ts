@@ -1,0 +1,41 @@
+import type { Class } from '../metadata';
+import type { InjectionToken, Token } from './token';
+
+/**
+ * What `app.provide` takes besides a class or an instance: a token and how to make its value. A factory may be
+ * async (it runs in the startup phase, before the port opens) and receives the tokens of `inject`, in order.
+ *
+ * @example
+ * ```ts
+ * app.provide(
+ *   { provide: CLOCK, useValue: systemClock },
+ *   { provide: Mailer, useClass: ConsoleMailer },
+ *   { provide: DB_POOL, useFactory: async (config: Config) => connect(config.string('db.url')), inject: [Config] },
+ * );
+ * ```
+ */
+export type Provider<T = unknown> = ValueProvider<T> | ClassProvider<T> | FactoryProvider<T>;
+
+export interface ValueProvider<T = unknown> {
+  provide: Token<T> | InjectionToken<T>;
+  useValue: T;
+}
+
+export interface ClassProvider<T = unknown> {
+  provide: Token<T>;
+  useClass: Class<T>;
+}
+
+export interface FactoryProvider<T = unknown> {
+  provide: Token<T>;
+  useFactory: (...dependencies: any[]) => T | Promise<T>;
+  /** What the factory receives, in order. */
+  inject?: Token[];
+}
+
+/** Whether `value` is a provider object (a plain object with `provide`) rather than a service instance. */
+export function isProvider(value: unknown): value is Provider {
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, 'provide')) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
