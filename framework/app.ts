@@ -30,6 +30,7 @@ import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
+import type { TypeTable } from './source/types/table';
 
 export type { AppOptions, RequestListener } from './app-options';
 
@@ -76,6 +77,8 @@ export class BaseRouter {
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
+  /** What the routes' sources say of their return types and statuses: given, read when the app freezes, or none (`false`). */
+  #sourceTypes: TypeTable | false | undefined;
   readonly #metrics: AppMetrics | undefined;
 
   constructor(options: AppOptions = {}) {
@@ -92,6 +95,7 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
+    this.#sourceTypes = options.sourceTypes;
     this.#metrics = createMetrics(options.metrics);
     if (this.#metrics) {
       this.#container.provide(this.#metrics.registry);
@@ -363,7 +367,8 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
+    const sourceTypes = this.#sourceTypes === false ? undefined : this.#sourceTypes;
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, sourceTypes));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),

@@ -1,6 +1,8 @@
 import type { RouteInfo } from '../routing/collect';
+import { methodTypes, type TypeTable } from '../source/types/table';
 import { DocComments } from './doc-comments';
 import type { DocCommentTable } from './doc-table';
+import type { ExceptionStatus } from './error-statuses';
 import { operationOf } from './operation';
 import { SchemaRegistry } from './schemas';
 import type { OpenAPIDocument } from './types';
@@ -15,9 +17,23 @@ export interface DocumentInfo {
  * Builds the OpenAPI 3.1 document of an app from its routes: one operation per route, one tag per
  * router class (described by the class's JSDoc), and only the schemas those operations use. The JSDoc is
  * read from the routes' source files, or from `docComments` when given (a build's precomputed table).
+ * `sourceTypes` is what the handlers' sources say (see {@link TypeTable}): return types become success
+ * schemas (its named types components), and the statuses their bodies answer are documented;
+ * `exceptionStatus` tells the status the app's exception handlers answer for the error classes they throw.
+ *
+ * @example
+ * ```ts
+ * const document = buildOpenAPI({ title: 'Tasks API', version: '1.0.0' }, routes, undefined, sourceTypes);
+ * ```
  */
-export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], docComments?: DocCommentTable): OpenAPIDocument {
-  const registry = new SchemaRegistry();
+export function buildOpenAPI(
+  info: DocumentInfo,
+  routes: readonly RouteInfo[],
+  docComments?: DocCommentTable,
+  sourceTypes?: TypeTable,
+  exceptionStatus?: ExceptionStatus,
+): OpenAPIDocument {
+  const registry = new SchemaRegistry(sourceTypes?.schemas);
   const comments = new DocComments(docComments);
   const tags = new Map<string, string | undefined>();
   const operationIds = new Set<string>();
@@ -26,7 +42,9 @@ export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], d
   for (const route of routes) {
     if (route.options.includeInSchema === false) continue;
     const tag = tagName(route.router.name);
-    const operation = operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route));
+    const types = methodTypes(sourceTypes, route);
+    const sources = { registry, doc: comments.handler(route), types, exceptionStatus };
+    const operation = operationOf(route, uniqueId(route, operationIds), tag, sources);
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

@@ -9,3 +9,4 @@ export type {
   SchemaObject,
 } from './types';
 export type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';
+export type { ExceptionStatus } from './error-statuses';

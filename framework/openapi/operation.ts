@@ -1,5 +1,7 @@
 import type { RouteInfo } from '../routing/collect';
+import type { MethodTypes } from '../source/types/table';
 import type { HandlerDoc } from './doc-comments';
+import type { ExceptionStatus } from './error-statuses';
 import { parametersOf } from './parameters';
 import { requestBodyOf } from './request-body';
 import { responsesOf } from './responses';
@@ -9,17 +11,21 @@ import type { OperationObject } from './types';
 // Values the request pipeline validates (a 422 when wrong); an absent upload is `undefined`, not an error.
 const INPUT_KINDS = new Set(['path', 'query', 'header', 'body']);
 
+/** What the operation of a route is built from, besides the route. */
+export interface OperationSources {
+  registry: SchemaRegistry;
+  doc: HandlerDoc | undefined;
+  /** What the handler's TypeScript source says (its entry of the app's TypeTable). */
+  types?: MethodTypes;
+  exceptionStatus?: ExceptionStatus;
+}
+
 /**
  * The operation of one route. Summary and description come from the decorator options, else from the
  * handler's JSDoc (first line, then the rest), else the summary is the handler name in words.
  */
-export function operationOf(
-  route: RouteInfo,
-  operationId: string,
-  tag: string,
-  registry: SchemaRegistry,
-  doc: HandlerDoc | undefined,
-): OperationObject {
+export function operationOf(route: RouteInfo, operationId: string, tag: string, sources: OperationSources): OperationObject {
+  const { registry, doc, types, exceptionStatus } = sources;
   const { options } = route;
   const description = options.description ?? doc?.description;
   const deprecated = options.deprecated ?? doc?.deprecated;
@@ -34,7 +40,7 @@ export function operationOf(
     ...(deprecated ? { deprecated: true } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
-    responses: responsesOf(route, registry, takesInput),
+    responses: responsesOf(route, { registry, takesInput, types, exceptionStatus }),
   };
 }
 

@@ -4,6 +4,8 @@ import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { TrellisError } from '../framework-error';
 import type { Class, ScalarType } from '../metadata';
+import type { TypeSchema } from '../source/types/table';
+import { mergeSourceSchema, refNames } from './source-schemas';
 import type { SchemaObject } from './types';
 
 // Where class-transformer keeps `@Type(() => Item)`; without it nested arrays come out as `$ref: Array`.
@@ -17,11 +19,28 @@ export type DeclaredType = ScalarType | Class | [Class | ScalarType] | Function 
 
 /**
  * The schemas of the DTO classes an app's routes use: each class once, under its name, with the classes
- * it nests; nothing else from class-validator's (process-wide) storage.
+ * it nests; nothing else from class-validator's (process-wide) storage. Given the named schemas of the
+ * handlers' TypeScript types (a {@link TypeTable}'s), it adds those the document refers to, with theirs.
  */
 export class SchemaRegistry {
   readonly #classes = new Map<string, Function>();
   readonly #schemas: Record<string, SchemaObject> = {};
+  readonly #source: Readonly<Record<string, TypeSchema>>;
+  /** Names of source schemas the document refers to (directly or through another source schema). */
+  readonly #sourceUsed = new Set<string>();
+
+  constructor(sourceSchemas: Readonly<Record<string, TypeSchema>> = {}) {
+    this.#source = sourceSchemas;
+  }
+
+  /**
+   * A schema read from the handlers' sources, as is: its `$ref`s name schemas of the table, which the
+   * document then includes.
+   */
+  fromSource(schema: TypeSchema): SchemaObject {
+    this.#useSource(schema);
+    return schema;
+  }
 
   /** The schema of a declared type: inline for scalars and built-ins, a `$ref` for a DTO class. */
   schemaOf(type: DeclaredType): SchemaObject {
@@ -43,10 +62,46 @@ export class SchemaRegistry {
     return { $ref: PREFIX + name };
   }
 
-  /** The registered schemas, sorted by name; `undefined` when there are none. */
+  /**
+   * The registered schemas, sorted by name; `undefined` when there are none.
+   *
+   * A source schema named like a registered DTO class (the same class, read twice: `@Body() task: TaskIn`
+   * registers it from class-validator's rules, `(): TaskIn` names it in the source table) is one component,
+   * never a TRELLIS_ERR_SCHEMA_NAME_CLASH: class-validator's schema wins for the properties it has rules for
+   * (they carry the constraints the server enforces: `minLength`, `integer`...), and the TypeScript schema
+   * adds the properties it declares without rules, which class-validator does not see (an output class
+   * often has none: `{ type: 'object' }` alone says nothing). A different type that happens to share a DTO
+   * class's name is described as that class: name types apart to avoid it. The framework's own schemas
+   * (`HTTPError`, `HTTPValidationError`, `ValidationDetail`) win over source types of those names.
+   */
   get schemas(): Record<string, SchemaObject> | undefined {
-    const names = Object.keys(this.#schemas).sort();
-    return names.length ? Object.fromEntries(names.map((name) => [name, this.#schemas[name]])) : undefined;
+    const all: Record<string, SchemaObject> = { ...this.#schemas };
+    for (const name of Object.keys(all)) {
+      const source = this.#sourceOf(name);
+      if (source && this.#classes.get(name) !== this.define) {
+        all[name] = mergeSourceSchema(all[name], source);
+        this.#useSource(source);
+      }
+    }
+    for (const name of this.#sourceUsed) {
+      if (!Object.hasOwn(all, name)) all[name] = this.#sourceOf(name)!;
+    }
+    const names = Object.keys(all).sort();
+    return names.length ? Object.fromEntries(names.map((name) => [name, all[name]])) : undefined;
+  }
+
+  #sourceOf(name: string): TypeSchema | undefined {
+    return Object.hasOwn(this.#source, name) ? this.#source[name] : undefined;
+  }
+
+  #useSource(schema: unknown): void {
+    for (const name of refNames(schema, PREFIX)) {
+      if (this.#sourceUsed.has(name)) continue;
+      const source = this.#sourceOf(name);
+      if (!source) continue;
+      this.#sourceUsed.add(name);
+      this.#useSource(source);
+    }
   }
 
   #claim(name: string, owner: Function): boolean {
