@@ -1,4 +1,5 @@
 import type { RouteInfo } from '../routing/collect';
+import { isRequiredFile } from './error-statuses';
 import type { SchemaRegistry } from './schemas';
 import type { RequestBodyObject } from './types';
 
@@ -9,9 +10,12 @@ import type { RequestBodyObject } from './types';
 export function requestBodyOf(route: RouteInfo, registry: SchemaRegistry): RequestBodyObject | undefined {
   const files = route.params.filter((p) => p.kind === 'file' && p.name);
   if (files.length) {
-    // Each file is optional (the handler gets `undefined`), and so is the body: no body is an empty form.
+    // A file is optional (the handler gets `undefined`) unless required (a 400 when absent), and so is the
+    // body unless a file is required: no body is an empty form.
     const properties = Object.fromEntries(files.map((p) => [p.name!, fileSchema(p.description)]));
-    return { required: false, content: { 'multipart/form-data': { schema: { type: 'object', properties } } } };
+    const required = files.filter(isRequiredFile).map((p) => p.name!);
+    const schema = required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+    return { required: required.length > 0, content: { 'multipart/form-data': { schema } } };
   }
   const body = route.params.find((p) => p.kind === 'body');
   if (!body) return undefined;
