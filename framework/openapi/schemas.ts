@@ -25,12 +25,22 @@ export type DeclaredType = ScalarType | Class | [Class | ScalarType] | Function 
 export class SchemaRegistry {
   readonly #classes = new Map<string, Function>();
   readonly #schemas: Record<string, SchemaObject> = {};
-  readonly #source: Readonly<Record<string, TypeSchema>>;
+  readonly #source: Record<string, TypeSchema>;
   /** Names of source schemas the document refers to (directly or through another source schema). */
   readonly #sourceUsed = new Set<string>();
 
   constructor(sourceSchemas: Readonly<Record<string, TypeSchema>> = {}) {
-    this.#source = sourceSchemas;
+    this.#source = { ...sourceSchemas };
+  }
+
+  /**
+   * `{ $ref }` to a DTO class a handler is declared to return, whose TypeScript declaration the source table
+   * gives inline (a class it did not name): the class's component, merged with that declaration.
+   */
+  declaredClass(cls: Class, declared: TypeSchema): SchemaObject {
+    const ref = this.ref(cls);
+    if (!Object.hasOwn(this.#source, cls.name)) this.#source[cls.name] = declared;
+    return ref;
   }
 
   /**

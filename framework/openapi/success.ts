@@ -1,10 +1,11 @@
-import type { MethodTypes, ReturnShape } from '../source/types/table';
+import type { MethodTypes, ReturnShape, TypeSchema } from '../source/types/table';
 import { HTMLResponse, RedirectResponse, Response } from '../response';
 import type { RouteInfo } from '../routing/collect';
 import type { SchemaRegistry } from './schemas';
 import type { ResponseObject, SchemaObject } from './types';
 
 const SUCCESS = 'Successful Response';
+const BUILT_IN = new Set<unknown>([Object, Array, Promise, String, Number, Boolean, Date, Map, Set, Uint8Array, Buffer]);
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 const ANY = { '*/*': { schema: {} } };
 const BINARY = { '*/*': { schema: { type: 'string', format: 'binary' } } };
@@ -19,26 +20,19 @@ const LOCATION = { Location: { description: 'Where to go', schema: { type: 'stri
 export function successOf(route: RouteInfo, registry: SchemaRegistry, types: MethodTypes | undefined): [number, ResponseObject] {
   const { options } = route;
   if (options.response) return [options.status ?? 200, { description: SUCCESS, content: json(registry.schemaOf(options.response)) }];
-  if (types?.returns) {
-    const { returns } = types;
-    // `(): TaskOut` of a DTO class: registered too, so that its component merges its validation rules.
-    const returned = route.returnType;
-    if (returns.kind === 'json' && typeof returned === 'function' && returns.schema.$ref === `#/components/schemas/${returned.name}`) {
-      registry.schemaOf(returned as never);
-    }
-    return fromSource(returns, options.status, registry);
-  }
+  if (types?.returns) return fromSource(route, types.returns, registry);
   return fromMetadata(route, registry);
 }
 
 // The statuses as the pipeline answers them: a tuple's own status, `options.status` for a plain value, and
 // `undefined` answered 204 unless `options.status` names another (see toResponse).
-function fromSource(shape: ReturnShape, optionStatus: number | undefined, registry: SchemaRegistry): [number, ResponseObject] {
+function fromSource(route: RouteInfo, shape: ReturnShape, registry: SchemaRegistry): [number, ResponseObject] {
+  const optionStatus = route.options.status;
   switch (shape.kind) {
     case 'json': {
       const status = shape.status ?? optionStatus ?? 200;
       if (!hasContent(status)) return [status, { description: SUCCESS }];
-      return [status, { description: SUCCESS, content: json(registry.fromSource(shape.schema)) }];
+      return [status, { description: SUCCESS, content: json(jsonSchema(route, shape.schema, registry)) }];
     }
     case 'empty': {
       const status = shape.status ?? (optionStatus === undefined || optionStatus === 200 ? 204 : optionStatus);
@@ -57,6 +51,24 @@ function fromSource(shape: ReturnShape, optionStatus: number | undefined, regist
     default:
       return withContent(shape.status ?? optionStatus ?? 200, ANY);
   }
+}
+
+// `(): TaskOut` of a class: design:returntype names the class itself (never for `TaskOut | null`, `TaskOut[]`,
+// `Promise<TaskOut>`, which are Object, Array, Promise). Its component is the class's, merged with what the
+// source says (whether the table names it or gives it inline), so that a DTO's validation rules show too.
+function jsonSchema(route: RouteInfo, schema: TypeSchema, registry: SchemaRegistry): SchemaObject {
+  const returned = route.returnType;
+  if (!isUserClass(returned)) return registry.fromSource(schema);
+  if (schema.$ref === `#/components/schemas/${returned.name}`) {
+    registry.schemaOf(returned as never);
+    return registry.fromSource(schema);
+  }
+  if (schema.type === 'object' && schema.$ref === undefined) return registry.declaredClass(returned as never, schema);
+  return registry.fromSource(schema);
+}
+
+function isUserClass(type: unknown): type is Function {
+  return typeof type === 'function' && !BUILT_IN.has(type) && !isSubclass(type, Response) && type.name !== '';
 }
 
 function fromMetadata(route: RouteInfo, registry: SchemaRegistry): [number, ResponseObject] {

@@ -269,6 +269,34 @@ describe('OpenAPI from the source types table', () => {
     assert.equal(doc.paths['/both'].post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/TaskOut');
   });
 
+  it('keeps a returned class a named component when the table gives its declaration inline', () => {
+    class Stats {
+      count = 0;
+    }
+    class Inline extends router('/inline') {
+      @Get('/') stats(): Stats { return new Stats(); }
+      @Put('/') put(@Body() body: TaskOut): TaskOut { return body; }
+    }
+    const inline = { type: 'object', properties: { count: { type: 'number' }, by: { $ref: '#/components/schemas/User' } }, required: ['count'] };
+    const table: TypeTable = {
+      files: {
+        [__filename]: {
+          'Inline.stats': { returns: { kind: 'json', schema: inline } },
+          'Inline.put': { returns: { kind: 'json', schema: TABLE.schemas.TaskOut } },
+        },
+      },
+      schemas: { User: TABLE.schemas.User },
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const doc: any = new BaseRouter({ sourceTypes: table }).includeRouter(new Inline()).openapi();
+    assert.deepEqual(doc.paths['/inline'].get.responses['200'].content, json({ $ref: '#/components/schemas/Stats' }));
+    assert.deepEqual(doc.components.schemas.Stats, { type: 'object', properties: inline.properties, required: ['count'] });
+    assert.deepEqual(doc.components.schemas.User, TABLE.schemas.User);
+    assert.deepEqual(doc.paths['/inline'].put.responses['200'].content, json({ $ref: '#/components/schemas/TaskOut' }));
+    assert.deepEqual(Object.keys(doc.components.schemas.TaskOut.properties), ['id', 'title', 'done']);
+    assert.deepEqual(doc.components.schemas.TaskOut.properties.id, { type: 'integer' });
+  });
+
   it('still refuses two different DTO classes with one name', () => {
     const make = () => {
       class TaskOut {
