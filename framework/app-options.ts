@@ -4,6 +4,7 @@ import type { DocsOptions } from './docs';
 import type { HealthOptions } from './health';
 import type { MetricsOptions } from './metrics';
 import type { DocCommentTable } from './openapi';
+import type { TypeTable } from './source/types/table';
 import type { UploadLimits } from './uploads/limits';
 
 export interface AppOptions {
@@ -44,6 +45,19 @@ export interface AppOptions {
    * manifest's table here, since a built app ships neither sources nor TypeScript.
    */
   docComments?: DocCommentTable;
+  /**
+   * What the handlers' TypeScript sources say (return types as response schemas, the statuses they answer), for
+   * the OpenAPI document and response shaping. By default the app reads it once, when it starts (first request,
+   * `listen()`, `start()` or `handler`), from its routes' source files with `typescript` and
+   * `ts-json-schema-generator` (cached by file content; nothing when they are not installed). `trellis build`
+   * passes its manifest's precomputed table here, since a built app has no TypeScript; `false` never reads sources.
+   *
+   * @example
+   * ```ts
+   * const app = new BaseRouter({ sourceTypes: false });   // runtime metadata only
+   * ```
+   */
+  sourceTypes?: TypeTable | false;
   /**
    * `/healthz` (liveness) and `/readyz` (readiness: 503 while starting, draining after SIGTERM, or while a
    * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.

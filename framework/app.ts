@@ -30,6 +30,8 @@ import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
+import { readRouteTypes } from './source/types/app-types';
+import type { TypeTable } from './source/types/table';
 
 export type { AppOptions, RequestListener } from './app-options';
 
@@ -76,6 +78,8 @@ export class BaseRouter {
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
+  /** What the routes' sources say of their return types and statuses: given, read when the app freezes, or none (`false`). */
+  #sourceTypes: TypeTable | false | undefined;
   readonly #metrics: AppMetrics | undefined;
 
   constructor(options: AppOptions = {}) {
@@ -92,6 +96,7 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
+    this.#sourceTypes = options.sourceTypes;
     this.#metrics = createMetrics(options.metrics);
     if (this.#metrics) {
       this.#container.provide(this.#metrics.registry);
@@ -324,7 +329,15 @@ export class BaseRouter {
     const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
     this.#container.check(late);
     for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+    const dispatcher = buildDispatcher({
+      table: this.#table,
+      routes: this.#routes,
+      middleware: this.#middleware,
+      built,
+      exceptions: this.#exceptions,
+      logger: this.logger,
+      sourceTypes: this.#types(),
+    });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
     return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
@@ -363,7 +376,7 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments));
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, this.#types()));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),
@@ -423,7 +436,15 @@ export class BaseRouter {
     this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
     this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
+    if (this.#sourceTypes === undefined) this.#sourceTypes = readRouteTypes(this.#routes) ?? false;
     return consumers;
+  }
+
+  // The routes' types: read once when the app froze; before that (`openapi()` while setting up), from the
+  // routes so far, without keeping them (readRouteTypes caches by file content).
+  #types(): TypeTable | undefined {
+    if (this.#sourceTypes === false) return undefined;
+    return this.#sourceTypes ?? readRouteTypes(this.#routes);
   }
 
   // Routes of the routers just built are served by them, behind the middleware their constructors added.

@@ -1,4 +1,5 @@
 import type { RouteInfo } from '../routing/collect';
+import type { TypeTable } from '../source/types/table';
 import { DocComments } from './doc-comments';
 import type { DocCommentTable } from './doc-table';
 import { operationOf } from './operation';
@@ -15,8 +16,9 @@ export interface DocumentInfo {
  * Builds the OpenAPI 3.1 document of an app from its routes: one operation per route, one tag per
  * router class (described by the class's JSDoc), and only the schemas those operations use. The JSDoc is
  * read from the routes' source files, or from `docComments` when given (a build's precomputed table).
+ * `sourceTypes` is what the handlers' sources say of their return types and statuses (see {@link TypeTable}).
  */
-export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], docComments?: DocCommentTable): OpenAPIDocument {
+export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], docComments?: DocCommentTable, sourceTypes?: TypeTable): OpenAPIDocument {
   const registry = new SchemaRegistry();
   const comments = new DocComments(docComments);
   const tags = new Map<string, string | undefined>();

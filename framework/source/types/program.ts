@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type * as TS from 'typescript';
 
 /** The TypeScript program the reader walks, and the tsconfig.json its options came from (if any). */
@@ -14,16 +14,20 @@ export interface TypeProgram {
  * Without a tsconfig.json, the options a trellis project has (strict, ES2022, decorators).
  */
 export function createTypeProgram(ts: typeof TS, files: string[]): TypeProgram {
-  const tsconfig = findTsconfig(ts, files[0]);
+  const tsconfig = findTsconfig(files[0]);
   const options: TS.CompilerOptions = { ...(tsconfig ? optionsOf(ts, tsconfig) : DEFAULTS(ts)), ...READ_ONLY };
   if (tsconfig) options.configFilePath = tsconfig;
   return { program: ts.createProgram({ rootNames: files, options }), tsconfig };
 }
 
 /** The tsconfig.json a program over `files` is made with: the nearest one upward from the first file. */
-export function findTsconfig(ts: typeof TS, file: string | undefined): string | undefined {
+export function findTsconfig(file: string | undefined): string | undefined {
   if (!file) return undefined;
-  return ts.findConfigFile(dirname(file), (name) => existsSync(name)) ?? undefined;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 const DEFAULTS = (ts: typeof TS): TS.CompilerOptions => ({

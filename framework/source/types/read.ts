@@ -37,15 +37,18 @@ export function readSourceTypes(files: readonly string[], options: ReadOptions =
       if (source) sources.set(file, source);
     }
     if (!sources.size) return undefined;
-    const generator = loadGenerator();
-    if (!generator) return undefined;
-    const ts = generator.ts as typeof TS;
+    // A warm start hashes files and reads one JSON file: TypeScript is loaded only to build a program.
+    const versions = toolVersions();
+    if (!versions) return undefined;
     const roots = [...new Set(sources.values())].sort();
-    const tsconfig = findTsconfig(ts, roots[0]);
-    const key = cacheKey([...toolVersions(generator), tsconfig ?? '', ...[...sources].sort().map(([file, source]) => `${file}>${source}`)]);
+    const tsconfig = findTsconfig(roots[0]);
+    const key = cacheKey([...versions, tsconfig ?? '', ...[...sources].sort().map(([file, source]) => `${file}>${source}`)]);
     const dir = options.cacheDir === false ? undefined : (options.cacheDir ?? cacheDir(roots[0]));
     const cached = cachedTable(key, dir);
     if (cached) return cached;
+    const generator = loadGenerator();
+    if (!generator) return undefined;
+    const ts = generator.ts as typeof TS;
     options.onProgram?.(roots);
     const { table, projectFiles } = readTable(ts, generator, roots, sources);
     storeTable(key, dir, [...projectFiles, ...(tsconfig ? [tsconfig] : [])], table);

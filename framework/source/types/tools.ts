@@ -19,15 +19,25 @@ export function loadGenerator(): Generator | undefined {
   return generator ?? undefined;
 }
 
-/** The versions a table depends on besides the files: trellis's, TypeScript's and ts-json-schema-generator's. */
-export function toolVersions(loaded: Generator): string[] {
-  let schemaGenerator = '';
+/**
+ * The versions a table depends on besides the files: trellis's, TypeScript's and ts-json-schema-generator's
+ * (the TypeScript next to it), read from their package.json files without loading them. Undefined when either
+ * tool is not installed.
+ */
+export function toolVersions(): string[] | undefined {
+  const generator = packageOf('ts-json-schema-generator', [__dirname]);
+  const typescript = generator && packageOf('typescript', [generator.dir]);
+  if (!generator || !typescript) return undefined;
+  return [`trellis ${trellisVersion()}`, `typescript ${typescript.version}`, `ts-json-schema-generator ${generator.version}`];
+}
+
+function packageOf(name: string, paths: string[]): { dir: string; version: string } | undefined {
   try {
-    schemaGenerator = (require('ts-json-schema-generator/package.json') as { version: string }).version;
+    const file = require.resolve(`${name}/package.json`, { paths });
+    return { dir: dirname(file), version: (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version };
   } catch {
-    // an install without its package.json exported: the TypeScript version still keys the cache
+    return undefined;
   }
-  return [`trellis ${trellisVersion()}`, `typescript ${loaded.ts.version}`, `ts-json-schema-generator ${schemaGenerator}`];
 }
 
 let trellis: string | undefined;
