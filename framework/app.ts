@@ -110,7 +110,12 @@ export class BaseRouter {
     const health = healthSettings(options.health);
     if (health) this.#includeHealth(health);
     this.#builtInRoutes = this.#routes.length;
-    internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
+    internals.set(this, {
+      container: this.#container,
+      consumers: () => this.#consumers(),
+      bind: (built) => this.#bind(built),
+      sourceTypes: () => this.#types(),
+    });
     // A `@Settings` class nobody provided is its config section, read from the provided Config.
     this.#container.autoProvide = settingsProvider;
   }
@@ -479,6 +484,8 @@ export interface AppInternals {
   consumers(): Class[];
   /** Gives the routes of the routers in `built` their instance and middleware (as `start()` does). */
   bind(built: ReadonlyMap<Class, unknown>): void;
+  /** What the routes' sources say (read when the app froze, or given): `methodTypes(table, route)` is a route's. */
+  sourceTypes(): TypeTable | undefined;
 }
 
 const internals = new WeakMap<BaseRouter, AppInternals>();

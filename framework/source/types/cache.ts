@@ -94,9 +94,11 @@ function stampOf(file: string): string | undefined {
 /**
  * Where tables are cached for the project around `from`: `$TRELLIS_CACHE_DIR/types` when set, else
  * `node_modules/.cache/trellis/types` of the nearest folder with a package.json, else a private folder in the
- * system's temporary folder; undefined when `TRELLIS_CACHE=off` or no folder is usable.
+ * system's temporary folder (`given`, when set, instead of all these); undefined when `TRELLIS_CACHE=off` or no
+ * folder is usable.
  */
-export function cacheDir(from: string): string | undefined {
+export function cacheDir(from: string, given?: string): string | undefined {
+  if (given) return usable(resolve(given));
   if (process.env.TRELLIS_CACHE === 'off') return undefined;
   if (process.env.TRELLIS_CACHE_DIR) return usable(join(resolve(process.env.TRELLIS_CACHE_DIR), 'types'));
   const user = typeof process.getuid === 'function' ? process.getuid() : userInfo().username;

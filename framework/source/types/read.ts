@@ -43,7 +43,7 @@ export function readSourceTypes(files: readonly string[], options: ReadOptions =
     const roots = [...new Set(sources.values())].sort();
     const tsconfig = findTsconfig(roots[0]);
     const key = cacheKey([...versions, tsconfig ?? '', ...[...sources].sort().map(([file, source]) => `${file}>${source}`)]);
-    const dir = options.cacheDir === false ? undefined : (options.cacheDir ?? cacheDir(roots[0]));
+    const dir = options.cacheDir === false ? undefined : cacheDir(roots[0], options.cacheDir);
     const cached = cachedTable(key, dir);
     if (cached) return cached;
     const generator = loadGenerator();
