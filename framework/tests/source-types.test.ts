@@ -100,6 +100,11 @@ describe('readSourceTypes: return types as response shapes', () => {
     assert.deepEqual(table.files[FIXTURE]['TypedRouter.either'], { returns: json(ref('Task')), statuses: [{ status: 404, schema: errorBody }] });
   });
 
+  it('reads returned [body, status] literals of a handler without an annotation', () => {
+    assert.deepEqual(table.files[FIXTURE]['InferredTupleRouter.make'], { returns: json(ref('Task'), 201), statuses: [{ status: 422, schema: errorBody }] });
+    assert.deepEqual(table.files[FIXTURE]['InferredTupleRouter.find'], { returns: json(ref('Task')), statuses: [{ status: 404, schema: errorBody }] });
+  });
+
   it('gives a type with no JSON form the empty schema, for that handler only', () => {
     assert.deepEqual(returns('TypedRouter.broken'), json({}));
   });

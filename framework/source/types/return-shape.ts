@@ -48,7 +48,20 @@ export function returnShapeOf(ts: typeof TS, checker: TS.TypeChecker, method: TS
   const returned = checker.getReturnTypeOfSignature(signature);
   const type = checker.getAwaitedType(returned) ?? returned;
   const reader = new ShapeReader(ts, checker, method, converter);
-  return reader.read(type, unwrapPromise(ts, method.type));
+  if (!method.type) {
+    // `return [body, 404]` without `as const` is inferred as an array of `body | number`: the literals say more.
+    const parts = reader.returnedParts();
+    if (parts) return reader.read(parts, undefined, type);
+  }
+  if (type.flags & ts.TypeFlags.Never) return { statuses: [] };
+  const members = type.isUnion() ? type.types : [type];
+  return reader.read(members.map((member) => reader.part(member)), unwrapPromise(ts, method.type), type);
+}
+
+/** One thing a handler can return: a type, or a `[body, status]` tuple. */
+interface Part {
+  type: TS.Type;
+  tuple?: { body: TS.Type; status: number };
 }
 
 class ShapeReader {
@@ -59,30 +72,59 @@ class ShapeReader {
     private readonly converter: SchemaConverter,
   ) {}
 
-  read(type: TS.Type, declared: TS.TypeNode | undefined): ReadReturn {
+  part(type: TS.Type): Part {
+    return { type, tuple: this.#tuple(type) };
+  }
+
+  /** What the method's `return` statements give, when one of them is an array literal `[body, <number>]`; else undefined. */
+  returnedParts(): Part[] | undefined {
+    const { ts, checker } = this;
+    const parts: Part[] = [];
+    let literal = false;
+    const visit = (node: TS.Node): void => {
+      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+      if (ts.isReturnStatement(node) && node.expression) {
+        let expression = node.expression;
+        while (ts.isParenthesizedExpression(expression) || ts.isAwaitExpression(expression)) expression = expression.expression;
+        const elements = ts.isArrayLiteralExpression(expression) ? expression.elements : undefined;
+        const [body, status] = elements ?? [];
+        if (elements?.length === 2 && body && status && ts.isNumericLiteral(status)) {
+          literal = true;
+          parts.push({ type: checker.getTypeAtLocation(body), tuple: { body: checker.getTypeAtLocation(body), status: Number(status.text) } });
+        } else {
+          const type = checker.getTypeAtLocation(expression);
+          const awaited = checker.getAwaitedType(type) ?? type;
+          for (const member of awaited.isUnion() ? awaited.types : [awaited]) parts.push(this.part(member));
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (this.method.body) ts.forEachChild(this.method.body, visit);
+    return literal ? parts : undefined;
+  }
+
+  read(parts: Part[], declared: TS.TypeNode | undefined, whole: TS.Type): ReadReturn {
     const { ts } = this;
-    if (type.flags & (ts.TypeFlags.Never)) return { statuses: [] };
-    const members = type.isUnion() ? type.types : [type];
-    const special = members.some((member) => this.#responseKind(member) || this.#tuple(member));
+    const special = parts.some((part) => part.tuple || this.#responseKind(part.type));
     if (!special) {
-      if (members.every((member) => this.#isEmpty(member))) return { returns: { kind: 'empty' }, statuses: [] };
-      return { returns: { kind: 'json', schema: this.#schema(type, declared) }, statuses: [] };
+      if (parts.every((part) => this.#isEmpty(part.type))) return { returns: { kind: 'empty' }, statuses: [] };
+      return { returns: { kind: 'json', schema: this.#schema(whole, declared) }, statuses: [] };
     }
-    // A union with response classes or `[body, status]` tuples: each member read alone.
+    // Response classes or `[body, status]` tuples among what it returns: each part read alone.
     const statuses: StatusFact[] = [];
     const successes: ReturnShape[] = [];
     const bodies: TS.Type[] = [];
     let empty = false;
-    for (const member of members) {
-      const kind = this.#responseKind(member);
-      const tuple = this.#tuple(member);
+    for (const { type, tuple } of parts) {
+      const kind = this.#responseKind(type);
       if (kind) successes.push({ kind });
       else if (tuple) {
-        const schema = this.#schema(tuple.body, tupleBody(ts, declared, members.length === 1));
-        if (tuple.status >= 400 && members.length > 1) statuses.push({ status: tuple.status, schema });
-        else successes.push({ kind: 'json', schema, status: tuple.status });
-      } else if (this.#isEmpty(member)) empty = true;
-      else bodies.push(member);
+        const schema = this.#schema(tuple.body, tupleBody(ts, declared, parts.length === 1));
+        if (tuple.status >= 400 && parts.length > 1) {
+          if (!statuses.some((fact) => fact.status === tuple.status)) statuses.push({ status: tuple.status, schema });
+        } else successes.push({ kind: 'json', schema, status: tuple.status });
+      } else if (this.#isEmpty(type)) empty = true;
+      else if (!bodies.includes(type)) bodies.push(type);
     }
     if (bodies.length) successes.unshift({ kind: 'json', schema: this.#union(bodies) });
     if (!successes.length && empty) successes.push({ kind: 'empty' });
