@@ -334,15 +334,8 @@ export class BaseRouter {
     const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
     this.#container.check(late);
     for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-    const dispatcher = buildDispatcher({
-      table: this.#table,
-      routes: this.#routes,
-      middleware: this.#middleware,
-      built,
-      exceptions: this.#exceptions,
-      logger: this.logger,
-      sourceTypes: this.#types(),
-    });
+    const sourceTypes = this.#types();
+    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
     return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
