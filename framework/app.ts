@@ -30,6 +30,7 @@ import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
+import { readRouteTypes } from './source/types/app-types';
 import type { TypeTable } from './source/types/table';
 
 export type { AppOptions, RequestListener } from './app-options';
@@ -109,7 +110,12 @@ export class BaseRouter {
     const health = healthSettings(options.health);
     if (health) this.#includeHealth(health);
     this.#builtInRoutes = this.#routes.length;
-    internals.set(this, { container: this.#container, consumers: () => this.#consumers(), bind: (built) => this.#bind(built) });
+    internals.set(this, {
+      container: this.#container,
+      consumers: () => this.#consumers(),
+      bind: (built) => this.#bind(built),
+      sourceTypes: () => this.#types(),
+    });
     // A `@Settings` class nobody provided is its config section, read from the provided Config.
     this.#container.autoProvide = settingsProvider;
   }
@@ -328,7 +334,8 @@ export class BaseRouter {
     const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
     this.#container.check(late);
     for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+    const sourceTypes = this.#types();
+    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
     return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
@@ -367,8 +374,7 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    const sourceTypes = this.#sourceTypes === false ? undefined : this.#sourceTypes;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, sourceTypes));
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, this.#types()));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),
@@ -428,7 +434,15 @@ export class BaseRouter {
     this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
     this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
+    if (this.#sourceTypes === undefined) this.#sourceTypes = readRouteTypes(this.#routes) ?? false;
     return consumers;
+  }
+
+  // The routes' types: read once when the app froze; before that (`openapi()` while setting up), from the
+  // routes so far, without keeping them (readRouteTypes caches by file content).
+  #types(): TypeTable | undefined {
+    if (this.#sourceTypes === false) return undefined;
+    return this.#sourceTypes ?? readRouteTypes(this.#routes);
   }
 
   // Routes of the routers just built are served by them, behind the middleware their constructors added.
@@ -463,6 +477,8 @@ export interface AppInternals {
   consumers(): Class[];
   /** Gives the routes of the routers in `built` their instance and middleware (as `start()` does). */
   bind(built: ReadonlyMap<Class, unknown>): void;
+  /** What the routes' sources say (read when the app froze, or given): `methodTypes(table, route)` is a route's. */
+  sourceTypes(): TypeTable | undefined;
 }
 
 const internals = new WeakMap<BaseRouter, AppInternals>();

@@ -9,6 +9,7 @@ import { JSONResponse, Response } from './response';
 import { toResponse } from './result';
 import type { RouteRecord } from './routing/collect';
 import type { RouteTable } from './routing/route-table';
+import type { TypeTable } from './source/types/table';
 import { report } from './write';
 
 /** Resolves to the response to write; never rejects (every failure is already a response). */
@@ -23,6 +24,8 @@ interface DispatchContext {
   exceptions: ExceptionHandlers;
   /** Where a failure to answer an error is reported. */
   logger: Logger;
+  /** What the routes' sources say: `methodTypes(sourceTypes, route)` is a route's, `sourceTypes.schemas` the named schemas. */
+  sourceTypes?: TypeTable;
 }
 
 /**

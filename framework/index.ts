@@ -26,6 +26,7 @@ export type { DocsOptions } from './docs';
 export type { MetricsOptions } from './metrics';
 export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './openapi';
 export { parseDocComments } from './openapi/doc-comments';
+export type { TypeTable, MethodTypes, ReturnShape, StatusFact, TypeSchema } from './source/types/table';
 export { Middleware } from './middleware';
 export type { CallNext, MiddlewareLike } from './middleware';
 export { ExpressMiddlewareAdapter } from './express/adapter';

@@ -16,12 +16,15 @@
 import 'reflect-metadata';
 import type { Class } from './metadata';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
+import type { ReadOptions } from './source/types/read';
+import type { TypeTable } from './source/types/table';
 
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
 export { settingsSectionOf } from './settings';
 export { declarationOf, importsOf } from './source/declarations';
 export { stackLocations } from './source/stack';
+export type { ReadOptions } from './source/types/read';
 export type { SourceLocation } from './metadata';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
@@ -40,3 +43,20 @@ export type { DryStart } from './inspect-start';
  * ```
  */
 export const isMiddlewareClass: (value: unknown) => value is Class<Middleware> = middlewareClass;
+
+/**
+ * The return types and statuses of every decorated method of the classes in `files`, read with one TypeScript
+ * program (`typescript` and `ts-json-schema-generator` must be installed: undefined otherwise), keyed by the files
+ * as given (a compiled `.js` is read from the `.ts` beside it or named by its source map). Cached in this process
+ * and on disk by file content. What an app reads when it starts, and `trellis build` precomputes.
+ *
+ * @example
+ * ```ts
+ * const table = readSourceTypes(['/home/me/demo/routers/tasks.ts']);
+ * table?.files['/home/me/demo/routers/tasks.ts']['TaskRouter.list'].returns; // { kind: 'json', schema: { type: 'array', items: { $ref: '#/components/schemas/Task' } } }
+ * ```
+ */
+export function readSourceTypes(files: readonly string[], options?: ReadOptions): TypeTable | undefined {
+  // Loaded on use: a built app loads this entry point and never reads a source.
+  return (require('./source/types/read') as typeof import('./source/types/read')).readSourceTypes(files, options);
+}

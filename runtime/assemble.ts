@@ -65,6 +65,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     health: settings.health.enabled && { path: settings.health.path, readyPath: settings.health.ready_path },
     metrics: settings.metrics.enabled ? { path: settings.metrics.path } : false,
     docComments: discovery.docComments,
+    sourceTypes: discovery.sourceTypes,
   });
   app.provide(new Config({ ...values, server }));
   app.provide(...discovery.services.map((service) => service.cls));

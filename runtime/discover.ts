@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Class, Controller, DocCommentTable, Middleware } from '../framework/index';
+import type { Class, Controller, DocCommentTable, Middleware, TypeTable } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
@@ -33,6 +33,8 @@ export interface Discovery {
   failures: Problem[];
   /** The routers' doc comments, precomputed by `trellis build`; undefined when the docs read the source files. */
   docComments?: DocCommentTable;
+  /** The handlers' return types and statuses, precomputed by `trellis build` (`false`: none, never read); undefined when the app reads the source files. */
+  sourceTypes?: TypeTable | false;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { Class, Controller, DocCommentTable, Middleware } from '../framework/index';
+import type { Class, Controller, DocCommentTable, Middleware, TypeTable } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
@@ -75,12 +75,19 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
       if (cls) routers.push({ cls, file: entry.file });
     }
   }
-  return { routers, models: [], services, middleware, failures, docComments: docTable(dir, manifest.docComments) };
+  const docComments = docTable(dir, manifest.docComments);
+  return { routers, models: [], services, middleware, failures, docComments, sourceTypes: typeTable(dir, manifest.sourceTypes) };
 }
 
 // The manifest lists files relative to the build; routes name the absolute path they were declared in.
 function docTable(dir: string, byFile: BuildManifest['docComments']): DocCommentTable {
   return Object.fromEntries(Object.entries(byFile ?? {}).map(([file, classes]) => [join(dir, file), classes]));
+}
+
+// The same for the source types; without them the app has runtime metadata only (it never reads a source).
+function typeTable(dir: string, table: BuildManifest['sourceTypes']): TypeTable | false {
+  if (!table?.files) return false;
+  return { files: Object.fromEntries(Object.entries(table.files).map(([file, methods]) => [join(dir, file), methods])), schemas: table.schemas ?? {} };
 }
 
 /** The build folder as the user reaches it from the current folder (`dist`), or its absolute path. */

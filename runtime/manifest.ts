@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClassDocs } from '../framework/index';
+import type { ClassDocs, TypeTable } from '../framework/index';
 import { CONFIG_FILE } from './config';
 import type { ConfigSnapshot } from './config-snapshot';
 import { exportsOf, type Discovery, type Found } from './discover';
@@ -47,7 +47,7 @@ export interface ManifestMiddleware extends ManifestModule {
 /**
  * What `trellis build` found in a project, written next to the compiled files as `trellis.manifest.json`:
  * the files to load, in `trellis run`'s order (services, middleware, routers; every file, so one loaded only
- * for its side effects still is), the classes to take from each, and the routers' doc comments.
+ * for its side effects still is), the classes to take from each, the routers' doc comments and the handlers' source types.
  */
 export interface BuildManifest {
   format: typeof MANIFEST_FORMAT;
@@ -62,6 +62,12 @@ export interface BuildManifest {
   routers: ManifestModule[];
   /** The doc comments of the classes of each compiled file that declares classes, by file relative to the build. */
   docComments: Record<string, ClassDocs[]>;
+  /**
+   * The handlers' return types and statuses read from the sources (files relative to the build), given to the app
+   * as `sourceTypes`: a built app has no TypeScript. Absent when the build could not read them
+   * (`ts-json-schema-generator` not installed): the docs then have runtime metadata only.
+   */
+  sourceTypes?: TypeTable;
 }
 
 /**
@@ -78,7 +84,7 @@ export interface BuildManifest {
 export function createManifest(
   dir: string,
   discovery: Discovery,
-  meta: Pick<BuildManifest, 'trellis' | 'docComments' | 'configSnapshot'>,
+  meta: Pick<BuildManifest, 'trellis' | 'docComments' | 'configSnapshot' | 'sourceTypes'>,
 ): BuildManifest {
   const nameOf = (found: Found) => exportName(dir, found);
   const modules = (folder: string, found: Found[]): ManifestModule[] =>
@@ -98,6 +104,7 @@ export function createManifest(
     middleware,
     routers: modules('routers', discovery.routers),
     docComments: meta.docComments,
+    ...(meta.sourceTypes && { sourceTypes: meta.sourceTypes }),
   };
 }
 

@@ -7,6 +7,7 @@ import { messages } from '../messages';
 import { copyAssets } from './assets';
 import { compileProject, SHOWN_ERRORS } from './compile';
 import { buildDocComments } from './doc-comments';
+import { buildSourceTypes } from './source-types';
 import { MAIN_JS, PACKAGE_JSON } from './main-js';
 import { loadTypeScript } from './typescript';
 
@@ -24,7 +25,8 @@ export interface BuildOutput {
 /**
  * `trellis build [path]`: type-checks and compiles the project into `<path>/dist` (cleared first), copies
  * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, services
- * and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments and config.yaml parsed)
+ * and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments, the handlers' return
+ * types and statuses read from the sources, and config.yaml parsed)
  * and `main.js`.
  * A type error, or a file that throws while loading, fails it with `file:line` lines.
  */
@@ -50,7 +52,8 @@ export function buildProject(path: string, output: BuildOutput): void {
   const docComments = buildDocComments(project.dir, outDir, compiled.files);
   const config = join(outDir, CONFIG_FILE);
   const configSnapshot = existsSync(config) ? createConfigSnapshot(readFileSync(config, 'utf8')) : undefined;
-  const manifest = createManifest(outDir, discovery, { trellis: version, docComments, configSnapshot });
+  const sourceTypes = buildSourceTypes(project.dir, outDir, compiled.files);
+  const manifest = createManifest(outDir, discovery, { trellis: version, docComments, configSnapshot, sourceTypes });
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, 'main.js'), MAIN_JS);
 

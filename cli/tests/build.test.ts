@@ -121,6 +121,14 @@ describe('trellis build', () => {
     const taskRouter = manifest.docComments['routers/tasks.js'].find((c: { name: string }) => c.name === 'TaskRouter');
     assert.equal(taskRouter.methods.list.summary, 'Lists every task, oldest first.');
     assert.equal(manifest.configSnapshot.source, readFileSync(join(dist, 'config.yaml'), 'utf8'));
+    // The handlers' return types, read from the sources and keyed by the compiled files the built app declares its routes in.
+    const tasks = manifest.sourceTypes.files['routers/tasks.js'];
+    assert.deepEqual(tasks['TaskRouter.list'].returns, { kind: 'json', schema: { type: 'array', items: { $ref: '#/components/schemas/Task' } } });
+    assert.deepEqual(tasks['TaskRouter.one'].returns, { kind: 'json', schema: { $ref: '#/components/schemas/Task' } });
+    assert.deepEqual(manifest.sourceTypes.files['routers/pages.js']['PageRouter.home'].returns, { kind: 'html' });
+    assert.deepEqual(manifest.sourceTypes.files['routers/pages.js']['PageRouter.toHome'].returns, { kind: 'redirect' });
+    assert.equal(manifest.sourceTypes.schemas.Task.type, 'object');
+    assert.deepEqual(Object.keys(manifest.sourceTypes.files).filter((file) => !file.endsWith('.js')), []);
   });
 
   it('serves from node dist/main.js what trellis run serves, docs included, without TypeScript, sources or the CLI', async () => {
@@ -152,7 +160,9 @@ describe('trellis build', () => {
     const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
     assert.ok(modules.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))), 'the probe saw the app');
     const cli = join(work, 'trellis', 'dist', 'cli');
-    assert.deepEqual(modules.filter((file) => file.endsWith('.ts') || /[/\\](typescript|@swc)[/\\]/.test(file) || file.startsWith(cli) || file.startsWith(join(ROOT, 'cli'))), []);
+    assert.deepEqual(modules.filter((file) => file.endsWith('.ts') || /[/\\](typescript|@swc|ts-json-schema-generator)[/\\]/.test(file) || file.startsWith(cli) || file.startsWith(join(ROOT, 'cli'))), []);
+    // The source types come from the manifest: the reader is never loaded.
+    assert.deepEqual(modules.filter((file) => /[/\\]source[/\\]types[/\\]read\.js$/.test(file)), []);
     // Nor, to start, a YAML parser: config.yaml is read from the manifest's snapshot while the file is as built.
     const started = JSON.parse(readFileSync(atStart, 'utf8')) as string[];
     assert.ok(started.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))));
