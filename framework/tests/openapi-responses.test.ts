@@ -78,9 +78,10 @@ describe('OpenAPI responses', () => {
     });
     assert.deepEqual(paths['/tasks/count'].get.responses['200'].content, json({ type: 'number' }));
     assert.deepEqual(paths['/tasks/stats'].get.responses['200'].content, json({ $ref: '#/components/schemas/Stats' }));
-    assert.deepEqual(components.schemas.Stats, { type: 'object' });
-    // `Promise<TaskOut>` is only `Promise` at run time: documented as any JSON.
-    assert.deepEqual(paths['/tasks/latest'].get.responses['200'].content, json({}));
+    // The class's properties come from its declaration in this file (it has no class-validator rules).
+    assert.deepEqual(components.schemas.Stats, { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] });
+    // `Promise<TaskOut>` is only `Promise` at run time; the source says what it resolves to.
+    assert.deepEqual(paths['/tasks/latest'].get.responses['200'].content, json({ $ref: '#/components/schemas/TaskOut' }));
     assert.deepEqual(paths['/tasks/custom'].get.responses['200'].content, { '*/*': { schema: {} } });
   });
 

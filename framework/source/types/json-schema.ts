@@ -31,7 +31,7 @@ export class SchemaConverter {
   constructor(generator: Generator, program: TS.Program) {
     const config = {
       ...generator.DEFAULT_CONFIG,
-      expose: 'export' as const,
+      expose: 'all' as const,
       topRef: true,
       jsDoc: 'extended' as const,
       skipTypeCheck: true,
@@ -57,7 +57,7 @@ export class SchemaConverter {
       }
       const root = this.#formatter.getDefinition(type) as Definition;
       const inline = new Map<string, Definition>();
-      for (const [name, entry] of definitions) if (!entry.named || !componentName(name)) inline.set(name, entry.definition);
+      for (const [name, entry] of definitions) if (!entry.named || !componentName(name) || isUtility(name)) inline.set(name, entry.definition);
       const rewrite = (value: unknown, depth: number): unknown => this.#rewrite(value, inline, definitions, depth);
       for (const [name, entry] of definitions) {
         if (inline.has(name)) continue;
@@ -117,6 +117,13 @@ export class SchemaConverter {
     }
     return out;
   }
+}
+
+// TypeScript's own utility types are spelled out where used (`Record<string, Task>` is an object of Tasks), not components.
+const UTILITIES = new Set(['Record', 'Partial', 'Required', 'Readonly', 'Pick', 'Omit', 'Exclude', 'Extract', 'NonNullable', 'Awaited', 'ReturnType', 'Array', 'ReadonlyArray', 'Promise']);
+
+function isUtility(name: string): boolean {
+  return UTILITIES.has(name.split('<')[0]);
 }
 
 function isUndefined(schema: unknown): boolean {
