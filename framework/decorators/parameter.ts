@@ -36,13 +36,11 @@ export interface BodyOptions {
   maxItems?: number;
 }
 
-function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>, options?: object): ParameterDecorator {
+function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>): ParameterDecorator {
   return (target, handler, index) => {
     if (handler === undefined) return;
     const params = metadataOf(target.constructor).params;
-    const list = params.get(handler) ?? [];
-    list.push({ ...definition, index, hasDefault: options !== undefined && 'default' in options });
-    params.set(handler, list);
+    params.set(handler, [...(params.get(handler) ?? []), { ...definition, index, hasDefault: false }]);
   };
 }
 
@@ -52,7 +50,7 @@ function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>, optio
  */
 function recordValue(kind: 'path' | 'query' | 'header', name: string, options: ValueOptions): ParameterDecorator {
   const { type, description } = options;
-  const hasDefault = 'default' in options;
+  const hasDefault = kind !== 'path' && 'default' in options;
   return (target, handler, index) => {
     if (handler === undefined) return;
     const param: ParamDefinition = { kind, name, type, description, index, hasDefault };
