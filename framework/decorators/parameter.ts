@@ -14,6 +14,11 @@ type ParamType = ScalarType | Class | [Class | ScalarType];
  * (`minimum`, `maximum`, `enum`, `pattern`, `minLength`, `maxLength`: each item's, for an array), enforced
  * as a 422 and written into the OpenAPI document. A limit that cannot apply to the type throws
  * `TRELLIS_ERR_PARAM_CONSTRAINT` where the class is defined.
+ *
+ * @example
+ * ```ts
+ * @Get('/{code}') one(@Path('code', { pattern: '^[A-Z]{3}$', description: 'An airport code' }) code: string) { ... }
+ * ```
  */
 export interface PathOptions extends ValueConstraints {
   type?: ParamType;
@@ -96,11 +101,12 @@ export function Path(name: string, options: PathOptions = {}): ParameterDecorato
 
 /**
  * Binds a query-string value. Required unless a `default` is given (`default: null` = optional, may be null).
- * Array parameters collect repeated keys (`?tag=a&tag=b`).
+ * Array parameters collect repeated keys (`?tag=a&tag=b`). Limits (`minimum`, `enum`, ...) answer a 422 past them.
  *
  * @example
  * ```ts
- * @Get() list(@Query('page', { type: Int, default: 1 }) page: number,
+ * @Get() list(@Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
+ *             @Query('sort', { default: 'name', enum: ['name', 'price'] }) sort: 'name' | 'price',
  *             @Query('category', { default: null }) category: string | null) { ... }
  * ```
  */

@@ -3,6 +3,12 @@ import type { ScalarType } from '../metadata';
 /**
  * Limits on a path, query or header value, checked after it is converted (422 past them) and written into its
  * OpenAPI schema. For an array parameter they apply to each item.
+ *
+ * @example
+ * ```ts
+ * @Get() list(@Query('limit', { type: Int, default: 20, minimum: 1, maximum: 100 }) limit: number,
+ *             @Header('X-Tenant', { minLength: 3, maxLength: 32, pattern: '^[a-z0-9-]+$' }) tenant: string) { ... }
+ * ```
  */
 export interface ValueConstraints {
   /** The smallest number accepted (inclusive); number and integer parameters only. */
