@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %{cycle}',
   TRELLIS_ERR_PARAM_TYPE:
     '%{handler}: parameter %{parameter} has type %{type}, which cannot be read from a %{location} (use number, string, boolean or an array)',
+  TRELLIS_ERR_PARAM_CONSTRAINT: '%{handler}: %{location} parameter %{parameter} has an invalid %{option}: %{reason}',
   TRELLIS_ERR_PARAM_UNDECLARED: '%{handler}: @Path(\'%{parameter}\') names no {%{parameter}} in the route path %{path}',
   TRELLIS_ERR_BODY_UNVALIDATED:
     '%{handler}: the body class %{model} has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { ValueConstraints } from './pipeline/constraints';
 import type { MiddlewareLike } from './middleware';
 import { frameLocation } from './source/stack';
 
@@ -84,6 +85,8 @@ export interface ParamDefinition {
   description?: string;
   /** `@Body({ maxItems })`: the most elements of an array body (413 above it). */
   maxItems?: number;
+  /** `minimum`, `pattern`, ... of a path, query or header value, checked against its type when the decorator ran. */
+  constraints?: ValueConstraints;
 }
 
 /** What a settings class (`@Settings('admin')`) reads from the config, and how strictly. */

@@ -11,3 +11,4 @@
  */
 export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/parameter';
 export type { PathOptions, ValueOptions, BodyOptions } from './decorators/parameter';
+export type { ValueConstraints } from './pipeline/constraints';

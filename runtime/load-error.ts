@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { importsOf, stackLocations } from '../framework/inspect';
+import { TrellisError } from '../framework/index';
+import { declarationOf, importsOf, stackLocations } from '../framework/inspect';
 import type { Problem } from './problem';
 
 /**
  * Finds where a load error happened: a syntax error reported by the TypeScript hook carries its file
- * and line; otherwise the first stack frame inside the project (source-mapped, so TypeScript lines).
- * Falls back to the file being loaded, line 1.
+ * and line; otherwise the first stack frame inside the project (source-mapped, so TypeScript lines), or, for
+ * what a decorator refused as the class was defined (`TRELLIS_ERR_PARAM_CONSTRAINT`), the handler its
+ * details name in that file. Falls back to the file being loaded, line 1.
  */
 export function describeLoadError(error: unknown, loading: string, projectDir: string): Problem {
   const located = error as { file?: unknown; line?: unknown };
@@ -18,6 +20,7 @@ export function describeLoadError(error: unknown, loading: string, projectDir: s
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   for (const frame of stackLocations(stack)) {
     const file = inside(projectDir, frame.file);
+    if (file && error instanceof TrellisError) return { file, line: handlerLine(join(projectDir, file), error) ?? frame.line, message, code: error.code };
     if (file) return { file, line: missingImportLine(join(projectDir, file), error) ?? frame.line, message };
   }
   return { file: loading, line: 1, message };
@@ -36,6 +39,14 @@ function missingImportLine(file: string, error: unknown): number | undefined {
       return true;
     }
   })?.line;
+}
+
+// The decorators of a handler run before its class is finished, so the handler is found by name: `Class.method`.
+function handlerLine(file: string, error: TrellisError): number | undefined {
+  const label = error.details.handler;
+  const dot = typeof label === 'string' ? label.indexOf('.') : -1;
+  if (dot <= 0) return undefined;
+  return declarationOf(file, (label as string).slice(0, dot), (label as string).slice(dot + 1))?.line;
 }
 
 function firstLine(error: unknown): string {

@@ -1,12 +1,26 @@
 import { metadataOf, type Class, type ParamDefinition, type ScalarType } from '../metadata';
 import type { FormFile } from '../uploads/form';
+import { TrellisError } from '../framework-error';
+import { compileConstraints, CONSTRAINT_KEYS, ConstraintProblem, constraintsOf, type ValueConstraints } from '../pipeline/constraints';
+import { valueTypeOf } from '../pipeline/value-type';
 
 /** Marks a number parameter as an integer: `1.5` is then a 422 and the docs say `integer`. */
 export const Int = 'integer' as const;
 
 type ParamType = ScalarType | Class | [Class | ScalarType];
 
-export interface PathOptions {
+/**
+ * Options of `@Path`, `@Query` and `@Header`: the value's type, its description, and limits on it
+ * (`minimum`, `maximum`, `enum`, `pattern`, `minLength`, `maxLength`: each item's, for an array), enforced
+ * as a 422 and written into the OpenAPI document. A limit that cannot apply to the type throws
+ * `TRELLIS_ERR_PARAM_CONSTRAINT` where the class is defined.
+ *
+ * @example
+ * ```ts
+ * @Get('/{code}') one(@Path('code', { pattern: '^[A-Z]{3}$', description: 'An airport code' }) code: string) { ... }
+ * ```
+ */
+export interface PathOptions extends ValueConstraints {
   type?: ParamType;
   description?: string;
 }
@@ -27,14 +41,50 @@ export interface BodyOptions {
   maxItems?: number;
 }
 
-function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>, options?: object): ParameterDecorator {
+function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>): ParameterDecorator {
   return (target, handler, index) => {
     if (handler === undefined) return;
     const params = metadataOf(target.constructor).params;
-    const list = params.get(handler) ?? [];
-    list.push({ ...definition, index, hasDefault: options !== undefined && 'default' in options });
-    params.set(handler, list);
+    params.set(handler, [...(params.get(handler) ?? []), { ...definition, index, hasDefault: false }]);
   };
+}
+
+/**
+ * Records a path, query or header value, its constraints checked now against its type (TypeScript has
+ * recorded `design:paramtypes` by the time parameter decorators run), its default against its constraints.
+ */
+function recordValue(kind: 'path' | 'query' | 'header', name: string, options: ValueOptions): ParameterDecorator {
+  const { type, description } = options;
+  const hasDefault = kind !== 'path' && 'default' in options;
+  return (target, handler, index) => {
+    if (handler === undefined) return;
+    const param: ParamDefinition = { kind, name, type, description, index, hasDefault };
+    if (hasDefault) param.default = options.default;
+    if (CONSTRAINT_KEYS.some((key) => options[key] !== undefined)) {
+      const label = `${target.constructor.name}.${String(handler)}`;
+      const designType: unknown = Reflect.getMetadata('design:paramtypes', target, handler)?.[index];
+      const valueType = valueTypeOf(label, param, designType);
+      try {
+        param.constraints = constraintsOf(options, Array.isArray(valueType) ? valueType[0] : valueType);
+        if (param.constraints) checkDefault(param.constraints, param);
+      } catch (error) {
+        if (!(error instanceof ConstraintProblem)) throw error;
+        throw new TrellisError('TRELLIS_ERR_PARAM_CONSTRAINT', label, kind, name, error.option, error.reason);
+      }
+    }
+    const params = metadataOf(target.constructor).params;
+    params.set(handler, [...(params.get(handler) ?? []), param]);
+  };
+}
+
+/** A default is what the handler gets with no value sent: the constraints must accept it (`null` aside). */
+function checkDefault(constraints: ValueConstraints, param: ParamDefinition): void {
+  if (param.default === null || param.default === undefined) return;
+  const check = compileConstraints(constraints);
+  for (const item of Array.isArray(param.default) ? param.default : [param.default]) {
+    const problem = check(item);
+    if (problem) throw new ConstraintProblem('default', `${JSON.stringify(item) ?? String(item)}: ${problem}`);
+  }
 }
 
 /**
@@ -46,21 +96,22 @@ function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>, optio
  * ```
  */
 export function Path(name: string, options: PathOptions = {}): ParameterDecorator {
-  return record({ kind: 'path', name, type: options.type, description: options.description });
+  return recordValue('path', name, options);
 }
 
 /**
  * Binds a query-string value. Required unless a `default` is given (`default: null` = optional, may be null).
- * Array parameters collect repeated keys (`?tag=a&tag=b`).
+ * Array parameters collect repeated keys (`?tag=a&tag=b`). Limits (`minimum`, `enum`, ...) answer a 422 past them.
  *
  * @example
  * ```ts
- * @Get() list(@Query('page', { type: Int, default: 1 }) page: number,
+ * @Get() list(@Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
+ *             @Query('sort', { default: 'name', enum: ['name', 'price'] }) sort: 'name' | 'price',
  *             @Query('category', { default: null }) category: string | null) { ... }
  * ```
  */
 export function Query(name: string, options: ValueOptions = {}): ParameterDecorator {
-  return record({ kind: 'query', name, ...options }, options);
+  return recordValue('query', name, options);
 }
 
 /**
@@ -72,7 +123,7 @@ export function Query(name: string, options: ValueOptions = {}): ParameterDecora
  * ```
  */
 export function Header(name: string, options: ValueOptions = {}): ParameterDecorator {
-  return record({ kind: 'header', name: name.toLowerCase(), ...options }, options);
+  return recordValue('header', name.toLowerCase(), options);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { RouteInfo } from '../routing/collect';
 import { pathParams } from '../routing/path';
 import type { HandlerDoc } from './doc-comments';
 import { valueTypeOf } from '../pipeline/value-type';
+import { constraintKeywords } from '../pipeline/constraints';
 import type { ParameterObject } from './types';
 
 /**
@@ -27,10 +28,14 @@ export function parametersOf(route: RouteInfo, doc: HandlerDoc | undefined): Par
   return parameters;
 }
 
-/** The schema of a path, query or header value, typed as the request pipeline converts it. */
+/**
+ * The schema of a path, query or header value, typed as the request pipeline converts it, with the limits it
+ * enforces (`minimum`, `enum`, `pattern`, ...: on the items of an array).
+ */
 function valueSchema(route: RouteInfo, param: ParamDefinition): Record<string, unknown> {
   const type = valueTypeOf(route.label, param, route.paramTypes[param.index]);
-  return Array.isArray(type) ? { type: 'array', items: { type: type[0] } } : { type };
+  const keywords = constraintKeywords(param.constraints);
+  return Array.isArray(type) ? { type: 'array', items: { type: type[0], ...keywords } } : { type, ...keywords };
 }
 
 /** The name as written in `@Header(...)` if the source says, else the canonical `X-Request-Id` form. */

@@ -3,6 +3,7 @@ import { positiveLimit, TrellisError } from '../framework-error';
 import type { Class, ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
+import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';
 import { announcesBody, assertJsonContentType, tooManyItems } from './body';
 import { compileValidator, hasValidationRules, joinField } from './validate';
@@ -74,6 +75,8 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
   const elementType = Array.isArray(type) ? type[0] : type;
   const convert = converterFor(elementType);
   const invalid = INVALID_MESSAGE[elementType];
+  // Checked against the type when the decorator ran; compiled here, once per route.
+  const check = param.constraints && compileConstraints(param.constraints);
   const { hasDefault } = param;
   const fallback = param.default;
 
@@ -98,7 +101,8 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
       const out = new Array(texts.length);
       for (let i = 0; i < texts.length; i++) {
         out[i] = convert(texts[i]);
-        if (out[i] === INVALID) details.push({ location, field: `${name}[${i}]`, message: invalid });
+        const message = out[i] === INVALID ? invalid : check?.(out[i]);
+        if (message) details.push({ location, field: `${name}[${i}]`, message });
       }
       return out;
     };
@@ -108,7 +112,8 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
     if (value === undefined) return absent(details);
     if (typeof value !== 'string') value = value[value.length - 1];
     const converted = convert(value);
-    if (converted === INVALID) details.push({ location, field: name, message: invalid });
+    const message = converted === INVALID ? invalid : check?.(converted);
+    if (message) details.push({ location, field: name, message });
     return converted;
   };
 }

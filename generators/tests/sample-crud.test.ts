@@ -65,7 +65,17 @@ describe('sample: products', () => {
     const hardware = (await client.get('/products', { query: { category: 'hardware', limit: '1' } })).json();
     assert.deepEqual(hardware.items.map((p: { name: string }) => p.name), ['Keyboard']);
     assert.equal((await client.get('/products', { query: { limit: 'ten' } })).status, 422);
-    assert.equal((await client.get('/products', { query: { page: '0' } })).status, 400);
+    const zero = await client.get('/products', { query: { page: '0', limit: '101' } });
+    assert.equal(zero.status, 422);
+    assert.deepEqual(zero.json(), {
+      error: 'Validation failed',
+      details: [
+        { location: 'query', field: 'page', message: 'Input should be greater than or equal to 1' },
+        { location: 'query', field: 'limit', message: 'Input should be less than or equal to 100' },
+      ],
+    });
+    assert.equal((await client.get('/products', { query: { limit: '0' } })).status, 422);
+    assert.equal((await client.get('/products', { query: { page: '1', limit: '100' } })).status, 200);
   });
 
   it('searches with a required q, floats, sort and paging', async () => {
@@ -77,7 +87,13 @@ describe('sample: products', () => {
     assert.deepEqual(res.json().items.map((p: { name: string }) => p.name), ['Coffee mug', 'Desk lamp']);
     const byName = (await client.get('/products/search', { query: { q: 'e' } })).json();
     assert.deepEqual(byName.items.map((p: { name: string }) => p.name), ['Coffee mug', 'Desk lamp', 'Keyboard']);
-    assert.equal((await client.get('/products/search', { query: { q: 'e', sort: 'colour' } })).status, 400);
+    const colour = await client.get('/products/search', { query: { q: 'e', sort: 'colour' } });
+    assert.equal(colour.status, 422);
+    assert.deepEqual(colour.json(), {
+      error: 'Validation failed',
+      details: [{ location: 'query', field: 'sort', message: "Input should be 'name' or 'price'" }],
+    });
+    assert.equal((await client.get('/products/search', { query: { q: 'e', page: '0' } })).status, 422);
     assert.equal((await client.get('/products/search', { query: { q: 'e', min_price: 'cheap' } })).status, 422);
   });
 

@@ -16,7 +16,7 @@ describe('sample: every router loads', () => {
     ]);
   });
 
-  it('documents ids, page, limit and age as integers, and handlers by their doc comments', () => {
+  it('documents ids, page, limit and age as integers, their limits and sort\'s values, and handlers by their doc comments', () => {
     const doc = sampleApp().openapi() as any;
     const param = (path: string, name: string) =>
       [...(doc.paths[path].get?.parameters ?? []), ...(doc.paths[path].put?.parameters ?? [])].find((p: any) => p.name === name);
@@ -24,8 +24,10 @@ describe('sample: every router loads', () => {
     assert.equal(param('/products/{product_id}', 'product_id').schema.type, 'integer');
     assert.equal(param('/users/{user_id}', 'user_id').schema.type, 'integer');
     assert.equal(param('/users/{user_id}/posts', 'user_id').schema.type, 'integer');
-    assert.deepEqual(param('/products', 'page').schema, { type: 'integer', default: 1 });
-    assert.deepEqual(param('/products/search', 'limit').schema, { type: 'integer', default: 20 });
+    assert.deepEqual(param('/products', 'page').schema, { type: 'integer', minimum: 1, default: 1 });
+    assert.deepEqual(param('/products', 'limit').schema, { type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    assert.deepEqual(param('/products/search', 'limit').schema, { type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    assert.deepEqual(param('/products/search', 'sort').schema, { type: 'string', enum: ['name', 'price'], default: 'name' });
     assert.equal(param('/products/search', 'min_price').schema.type, 'number');
     assert.equal(doc.components.schemas.UserIn.properties.age.type, 'integer');
     assert.equal(doc.paths['/tasks'].get.summary, 'Lists every task, oldest first.');

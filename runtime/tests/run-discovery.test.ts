@@ -165,6 +165,26 @@ describe('discovery', () => {
     );
   });
 
+  it("reports a parameter constraint refused as the class is defined at its handler's line", () => {
+    const dir = healthyWith({
+      'routers/pages.ts': [
+        "import { Get, router } from 'trellis';",
+        "import { Int, Query } from 'trellis/param';",
+        '',
+        "export class PageRouter extends router('/pages') {",
+        '  @Get()',
+        "  list(@Query('page', { type: Int, default: 0, minimum: 1 }) page: number) {",
+        '    return { page };',
+        '  }',
+        '}',
+      ].join('\n'),
+    });
+    assert.equal(
+      loadError(dir),
+      'routers/pages.ts:6: TrellisError: PageRouter.list: query parameter page has an invalid default: 0: Input should be greater than or equal to 1',
+    );
+  });
+
   it('locates a refused handler and a missing import by the syntax tree, not by text that looks like them', () => {
     const refused = healthyWith({
       'routers/orders.ts': [

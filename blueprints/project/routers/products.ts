@@ -26,7 +26,7 @@ export class ProductIn {
   tags: string[] = [];
 }
 
-/** A catalogue: query parameters with types and defaults, validated bodies, a batch endpoint. */
+/** A catalogue: query parameters with types, defaults and limits (422 past them), validated bodies, a batch endpoint. */
 @Injectable()
 export class ProductRouter extends router('/products') {
   constructor(private readonly products: ProductService) {
@@ -36,11 +36,10 @@ export class ProductRouter extends router('/products') {
   /** Lists products, a page at a time; `category` keeps the products tagged with it. */
   @Get()
   list(
-    @Query('page', { type: Int, default: 1 }) page: number,
-    @Query('limit', { type: Int, default: 10 }) limit: number,
+    @Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
+    @Query('limit', { type: Int, default: 10, minimum: 1, maximum: 100 }) limit: number,
     @Query('category', { default: null }) category: string | null,
   ) {
-    checkPage(page, limit);
     const items = paginate(this.products.search({ category }), page, limit);
     return { query: { page, limit, category }, items };
   }
@@ -52,12 +51,10 @@ export class ProductRouter extends router('/products') {
     @Query('category', { default: null }) category: string | null,
     @Query('min_price', { type: Number, default: null }) minPrice: number | null,
     @Query('max_price', { type: Number, default: null }) maxPrice: number | null,
-    @Query('sort', { default: 'name' }) sort: string,
-    @Query('page', { type: Int, default: 1 }) page: number,
-    @Query('limit', { type: Int, default: 20 }) limit: number,
+    @Query('sort', { default: 'name', enum: ['name', 'price'] }) sort: 'name' | 'price',
+    @Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
+    @Query('limit', { type: Int, default: 20, minimum: 1, maximum: 100 }) limit: number,
   ) {
-    if (sort !== 'name' && sort !== 'price') throw new HTTPException(400, 'sort must be "name" or "price"');
-    checkPage(page, limit);
     const found = this.products.search({ q, category, minPrice, maxPrice, sort });
     const query = { q, category, min_price: minPrice, max_price: maxPrice, sort, page, limit };
     return { query, items: paginate(found, page, limit) };
@@ -82,8 +79,4 @@ export class ProductRouter extends router('/products') {
     if (!product) throw new HTTPException(404, `Product ${productId} not found`);
     return product;
   }
-}
-
-function checkPage(page: number, limit: number): void {
-  if (page < 1 || limit < 1) throw new HTTPException(400, 'page and limit start at 1');
 }
