@@ -4,6 +4,7 @@ import type { DocsOptions } from './docs';
 import type { HealthOptions } from './health';
 import type { MetricsOptions } from './metrics';
 import type { DocCommentTable } from './openapi';
+import type { TypeTable } from './source/types/table';
 import type { UploadLimits } from './uploads/limits';
 
 export interface AppOptions {
@@ -44,6 +45,11 @@ export interface AppOptions {
    * manifest's table here, since a built app ships neither sources nor TypeScript.
    */
   docComments?: DocCommentTable;
+  /**
+   * What the routers' sources say about their handlers (return schemas, statuses), precomputed (see
+   * {@link TypeTable}): `trellis build` passes its manifest's table; `false` never reads sources.
+   */
+  sourceTypes?: TypeTable | false;
   /**
    * `/healthz` (liveness) and `/readyz` (readiness: 503 while starting, draining after SIGTERM, or while a
    * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.

@@ -22,6 +22,7 @@ import { docsPrefix, docsRouter } from './docs';
 import { createMetrics, type AppMetrics } from './metrics';
 import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
+import type { TypeTable } from './source/types/table';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
 import { JSONResponse, type Response } from './response';
@@ -76,6 +77,7 @@ export class BaseRouter {
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
+  readonly #sourceTypes: TypeTable | undefined;
   readonly #metrics: AppMetrics | undefined;
 
   constructor(options: AppOptions = {}) {
@@ -92,6 +94,7 @@ export class BaseRouter {
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
     this.#docComments = options.docComments;
+    this.#sourceTypes = options.sourceTypes || undefined;
     this.#metrics = createMetrics(options.metrics);
     if (this.#metrics) {
       this.#container.provide(this.#metrics.registry);
@@ -324,7 +327,7 @@ export class BaseRouter {
     const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
     this.#container.check(late);
     for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger });
+    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes: this.#sourceTypes });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
     return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
   }
