@@ -30,6 +30,7 @@ const Task = {
   additionalProperties: false,
 };
 const FILE = '/bench/routers/tasks.ts';
+/** @type {import('../../framework/source/types/table').TypeTable} */
 const table = {
   files: {
     [FILE]: {
@@ -40,7 +41,8 @@ const table = {
   schemas: { Task },
 };
 class TaskRouter {}
-const route = (handlerName, options = {}) => ({ router: TaskRouter, handlerName, options, source: { file: FILE, line: 1 } });
+/** The parts of a RouteInfo the shaper reads. @returns {any} */
+const route = (handlerName, options = {}) => ({ router: TaskRouter, handlerName, label: `TaskRouter.${handlerName}`, options, source: { file: FILE, line: 1 } });
 const shaper = new ResponseShaper(table);
 const fromTable = shaper.shapesOf(route('one'));
 const fromClass = shaper.shapesOf(route('other', { response: TaskOut }));
@@ -53,14 +55,16 @@ const HASHED = Array.from({ length: 64 }, (_, i) => withHash(i));
 const LIST = Array.from({ length: 20 }, (_, i) => task(i));
 
 let sink = 0;
+/** The length of a JSON response's body (a string). @param {import('../../framework/response').Response} response */
+const size = (response) => /** @type {string} */ (response.body).length;
 const variants = {
-  'JSON.stringify': (i) => (sink += toResponse(TASKS[i & 63]).body.length),
-  'shaped (source type)': (i) => (sink += toResponse(TASKS[i & 63], 200, fromTable).body.length),
-  'shaped (response class)': (i) => (sink += toResponse(TASKS[i & 63], 200, fromClass).body.length),
-  'JSON.stringify, 1 extra property': (i) => (sink += toResponse(HASHED[i & 63]).body.length),
-  'shaped, 1 extra property left out': (i) => (sink += toResponse(HASHED[i & 63], 200, fromTable).body.length),
-  'JSON.stringify, list of 20': () => (sink += toResponse(LIST).body.length),
-  'shaped, list of 20': () => (sink += toResponse(LIST, 200, listShape).body.length),
+  'JSON.stringify': (i) => (sink += size(toResponse(TASKS[i & 63]))),
+  'shaped (source type)': (i) => (sink += size(toResponse(TASKS[i & 63], 200, fromTable))),
+  'shaped (response class)': (i) => (sink += size(toResponse(TASKS[i & 63], 200, fromClass))),
+  'JSON.stringify, 1 extra property': (i) => (sink += size(toResponse(HASHED[i & 63]))),
+  'shaped, 1 extra property left out': (i) => (sink += size(toResponse(HASHED[i & 63], 200, fromTable))),
+  'JSON.stringify, list of 20': () => (sink += size(toResponse(LIST))),
+  'shaped, list of 20': () => (sink += size(toResponse(LIST, 200, listShape))),
 };
 
 const N = 200_000;
