@@ -22,6 +22,7 @@ import { docsPrefix, docsRouter } from './docs';
 import { createMetrics, type AppMetrics } from './metrics';
 import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
+import type { TypeTable } from './source/types/table';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
 import { JSONResponse, type Response } from './response';
@@ -31,7 +32,6 @@ import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 import { readRouteTypes } from './source/types/app-types';
-import type { TypeTable } from './source/types/table';
 
 export type { AppOptions, RequestListener } from './app-options';
 

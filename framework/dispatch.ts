@@ -3,6 +3,7 @@ import type { ExpressMiddleware } from './express/adapter';
 import { TrellisError } from './framework-error';
 import { compose, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
 import type { Class } from './metadata';
+import { ResponseShaper, type ResponseShapes } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import { MATCHED, type Request } from './request';
 import { JSONResponse, Response } from './response';
@@ -30,16 +31,18 @@ interface DispatchContext {
 
 /**
  * Compiles the app once: a pipeline per route (its middleware around its handler) and the app's middleware
- * around the route lookup. Every request, docs pages and static files included, goes through it.
+ * around the route lookup, and each route's declared response shapes (compiled once, here). Every request, docs
+ * pages and static files included, goes through it.
  */
 export function buildDispatcher(context: DispatchContext): Dispatcher {
   const { table } = context;
   const onError = errorResponder(context);
   const resolve = middlewareResolver(context);
 
+  const shaper = new ResponseShaper(context.sourceTypes);
   const pipelines = new Map<RouteRecord, CallNext>();
   for (const route of context.routes) {
-    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, onError), onError));
+    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, shaper.shapesOf(route), onError), onError));
   }
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
@@ -66,14 +69,14 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   };
 }
 
-function endpoint(route: RouteRecord, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
+function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
   const { instance: router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
   return async (request) => {
     try {
       const args = await readArguments(request);
-      return await settle(toResponse(await handler.apply(router, args), status), request);
+      return await settle(toResponse(await handler.apply(router, args), status, shapes), request);
     } catch (error) {
       return onError(error, request);
     }

@@ -52,6 +52,10 @@ export const ERROR_CODES = {
     'Invalid cookie %{name}: %{reason} (a name is printable ASCII without spaces, `;` or `=`; a value is encoded by the `encode` option, encodeURIComponent by default)',
   TRELLIS_ERR_EVENT_STREAM:
     'Invalid %{field} %{value} in a server-sent event stream: an event name or id has no line break (an id no NUL either), retry is an integer from 0, ping a number of milliseconds from 0',
+  TRELLIS_ERR_RESPONSE_SCHEMA:
+    '%{handler}: the declared response schema of status %{status} cannot be compiled (%{reason}); fix the type or class, or set shapeResponse: false',
+  TRELLIS_ERR_RESPONSE_SHAPE:
+    '%{handler} answered %{status} with a body that does not fit its declared response: %{reason} (the client got a 500)',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
 } as const;

@@ -25,10 +25,31 @@ export interface RouteOptions {
   status?: number;
   summary?: string;
   description?: string;
-  /** The response model of the success status, for the docs. */
+  /**
+   * The response model of the success status: documented, and the shape of what is sent (properties its
+   * class-validator rules do not declare are left out, nested classes and arrays included; see `shapeResponse`).
+   */
   response?: Class | [Class];
-  /** Other statuses the handler may answer with, and their models. */
+  /** Other statuses the handler may answer with (a tuple `[body, 404]`), and their models: documented, and shaped likewise. */
   responses?: Record<number, Class | [Class] | string>;
+  /**
+   * Whether JSON bodies are sent in their declared shape (`true` by default), as FastAPI's `response_model`: with a
+   * `response` (or `responses`) class, or a return type read from the source (`Promise<User>`), only the declared
+   * properties are sent, nested objects and arrays included, so a stored `passwordHash` the type leaves out never
+   * is; `Record<string, T>` (or `additionalProperties`) keeps its keys, a union sends the first branch the value
+   * fits, a `Date` goes out as an ISO string, `null` as `null`. The shape applies to a returned value and to a
+   * tuple `[body, status]` whose status has one; a `Response` you build (`new JSONResponse(...)`) is sent as given.
+   * A body that does not fit (a required property missing, a value of another type, which is never coerced) is a
+   * 500 `{"error":"Internal Server Error"}` logged as `TRELLIS_ERR_RESPONSE_SHAPE`, nothing of it sent. `false`
+   * sends bodies as `JSON.stringify` makes them; the document is unchanged.
+   *
+   * @example
+   * ```ts
+   * @Get('/{id}', { response: UserOut }) one(...) { return this.users.get(id); }   // no passwordHash sent
+   * @Get('/raw', { shapeResponse: false }) raw(): User { return this.users.raw(); } // sent whole
+   * ```
+   */
+  shapeResponse?: boolean;
   tags?: string[];
   deprecated?: boolean;
   /**

@@ -143,13 +143,26 @@ export class Response {
  * ```
  */
 export class JSONResponse extends Response {
-  /** The value before encoding, for middleware that wants to read it. */
+  /** The value before encoding (and before a route's declared shape left properties out), for middleware that wants to read it. */
   readonly content: unknown;
 
   constructor(content: unknown, init: ResponseInit = {}) {
-    super(JSON.stringify(content) ?? 'null', init);
+    super(preEncoded ?? JSON.stringify(content) ?? 'null', init);
     this.content = content;
     if (!this.headers.has('content-type')) this.headers.set('content-type', 'application/json; charset=utf-8');
+  }
+}
+
+// The body `encodedJSONResponse` gives the constructor it is running (synchronous: nothing else runs meanwhile).
+let preEncoded: string | undefined;
+
+/** A `JSONResponse` of `content` whose body is `body`, already encoded (in a route's declared shape). Internal. */
+export function encodedJSONResponse(content: unknown, body: string, init: ResponseInit): JSONResponse {
+  preEncoded = body;
+  try {
+    return new JSONResponse(content, init);
+  } finally {
+    preEncoded = undefined;
   }
 }
 

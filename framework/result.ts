@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { JSONResponse, Response, isStatus } from './response';
+import type { ResponseShapes } from './pipeline/response-shape';
+import { JSONResponse, Response, encodedJSONResponse, isStatus } from './response';
 import { StreamingResponse } from './responses/streaming';
 
 /**
@@ -8,8 +9,10 @@ import { StreamingResponse } from './responses/streaming';
  * `async function*`'s generator, a web `ReadableStream`) streamed as a `StreamingResponse`, also
  * `application/octet-stream` (Fastify and Hono send a stream with no type; here it is named like bytes:
  * return a `StreamingResponse` with `contentType` to name another); anything else as JSON with `status`.
+ * A JSON body whose status has a declared shape in `shapes` (a route's, see `ResponseShaper`) is encoded by it:
+ * its undeclared properties are not sent. A `Response` (an explicit `JSONResponse` included) is sent as given.
  */
-export function toResponse(value: unknown, status = 200): Response {
+export function toResponse(value: unknown, status = 200, shapes?: ResponseShapes): Response {
   if (value instanceof Response) return value;
   if (value === undefined) return new Response(undefined, { status: status === 200 ? 204 : status });
   if (Array.isArray(value) && value.length === 2 && isStatus(value[1])) {
@@ -18,18 +21,19 @@ export function toResponse(value: unknown, status = 200): Response {
       body.status = tupleStatus;
       return body;
     }
-    return bodyResponse(body ?? null, tupleStatus);
+    return bodyResponse(body ?? null, tupleStatus, shapes);
   }
-  return bodyResponse(value, status);
+  return bodyResponse(value, status, shapes);
 }
 
-function bodyResponse(value: unknown, status: number): Response {
+function bodyResponse(value: unknown, status: number, shapes: ResponseShapes | undefined): Response {
   if (value instanceof Uint8Array) {
     const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     return new Response(bytes, { status, headers: { 'content-type': 'application/octet-stream' } });
   }
   if (isStream(value)) return new StreamingResponse(value, { status });
-  return new JSONResponse(value, { status });
+  const encode = shapes?.get(status);
+  return encode ? encodedJSONResponse(value, encode(value), { status }) : new JSONResponse(value, { status });
 }
 
 function isStream(value: unknown): value is Readable | AsyncIterable<string | Uint8Array> {

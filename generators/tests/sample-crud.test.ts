@@ -124,20 +124,32 @@ describe('sample: products', () => {
 });
 
 describe('sample: users and posts', () => {
-  it('creates users (201) and validates name, email and age', async () => {
+  it('creates users (201) and validates name, email, age and password', async () => {
     const client = sampleClient();
-    const res = await client.post('/users', { json: { name: 'Ada', email: 'ada@example.com', age: 36 } });
+    const res = await client.post('/users', { json: { name: 'Ada', email: 'ada@example.com', age: 36, password: 'correct horse' } });
     assert.equal(res.status, 201);
     assert.deepEqual(res.json(), { id: 1, name: 'Ada', email: 'ada@example.com', age: 36 });
     assert.deepEqual((await client.get('/users/1')).json(), res.json());
     for (const body of [
-      { name: 'A', email: 'not-an-email', age: 30 },
-      { name: 'A', email: 'a@example.com', age: 12 },
-      { name: 'A', email: 'a@example.com', age: 121 },
-      { name: 'A', email: 'a@example.com', age: 13.5 },
-      { name: '', email: 'a@example.com', age: 30 },
+      { name: 'A', email: 'not-an-email', age: 30, password: 'correct horse' },
+      { name: 'A', email: 'a@example.com', age: 12, password: 'correct horse' },
+      { name: 'A', email: 'a@example.com', age: 121, password: 'correct horse' },
+      { name: 'A', email: 'a@example.com', age: 13.5, password: 'correct horse' },
+      { name: '', email: 'a@example.com', age: 30, password: 'correct horse' },
+      { name: 'A', email: 'a@example.com', age: 30 },
+      { name: 'A', email: 'a@example.com', age: 30, password: 'short' },
     ]) {
       assert.equal((await client.post('/users', { json: body })).status, 422, JSON.stringify(body));
+    }
+  });
+
+  it('never sends the stored password hash: the routes return `User`, which has none', async () => {
+    const client = sampleClient();
+    const created = await client.post('/users', { json: { name: 'Ada', email: 'ada@example.com', age: 36, password: 'correct horse' } });
+    const fetched = await client.get('/users/1');
+    for (const res of [created, fetched]) {
+      assert.deepEqual(Object.keys(res.json()).sort(), ['age', 'email', 'id', 'name']);
+      assert.doesNotMatch(res.text, /passwordHash|scrypt|correct horse/);
     }
   });
 
@@ -169,7 +181,8 @@ describe('sample: every string a client sends is bounded', () => {
     ['POST', '/products', { name: 'Pen', price: 1, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
     ['POST', '/products', { name: 'Pen', price: 1, tags: [long(31)] }, 'tags'],
     ['POST', '/products', { name: 'Pen', price: 1, tags: [''] }, 'tags'],
-    ['POST', '/users', { name: 'Ada', email: `${long(250)}@example.com`, age: 36 }, 'email'],
+    ['POST', '/users', { name: 'Ada', email: `${long(250)}@example.com`, age: 36, password: 'correct horse' }, 'email'],
+    ['POST', '/users', { name: 'Ada', email: 'ada@example.com', age: 36, password: long(129) }, 'password'],
   ];
 
   it('answers 422 naming the field for an over-long (or empty) value, and stores nothing', async () => {

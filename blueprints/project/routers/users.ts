@@ -17,18 +17,26 @@ export class UserIn {
   @Min(13)
   @Max(120)
   age!: number;
+
+  /** Stored as a scrypt hash; bounded, since hashing costs CPU per character. */
+  @IsString()
+  @Length(8, 128)
+  password!: string;
 }
 
-/** Users: a validated body, and a literal path (`/users/me`) next to a parametrised one. */
+/**
+ * Users: a validated body, and a literal path (`/users/me`) next to a parametrised one. The service stores a
+ * password hash; the handlers are typed to return `User`, so responses carry `User`'s properties only.
+ */
 @Injectable()
 export class UserRouter extends router('/users') {
   constructor(private readonly users: UserService) {
     super();
   }
 
-  /** Registers a user and answers 201 with it. */
+  /** Registers a user and answers 201 with it (without its password hash). */
   @Post('/', { status: 201 })
-  create(@Body() body: UserIn): User {
+  async create(@Body() body: UserIn): Promise<User> {
     return this.users.add(body);
   }
 

@@ -1,0 +1,98 @@
+import { TrellisError } from '../framework-error';
+import type { Class } from '../metadata';
+import type { RouteInfo } from '../routing/collect';
+import { methodTypes, type TypeTable } from '../source/types/table';
+import { serializerSchema } from './serializer-schema';
+
+/** Turns a body into JSON text holding only its declared properties; throws `TRELLIS_ERR_RESPONSE_SHAPE` when it does not fit. */
+export type Encode = (value: unknown) => string;
+
+/** A route's declared body shapes, by status: what `toResponse` encodes a returned body (or a tuple's) with. */
+export type ResponseShapes = ReadonlyMap<number, Encode>;
+
+type Serialize = (value: unknown) => string;
+type Model = Class | [Class];
+/** A declared schema and the named schemas its `$ref`s point into. */
+interface Declared {
+  schema: unknown;
+  definitions: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Compiles, once per route when the app starts, what shapes its JSON bodies (FastAPI's `response_model`): for its
+ * success status the `response` option's class, else the JSON return schema read from its source (`sourceTypes`);
+ * for other statuses the classes of its `responses` option, else the schemas of the tuples it returns
+ * (`[{ error }, 404]`). `shapeResponse: false` leaves the route's bodies as `JSON.stringify` makes them. Routes
+ * with the same shape share one fast-json-stringify function; fast-json-stringify (and the class-schema
+ * generator) are loaded only when some route has a shape.
+ */
+export class ResponseShaper {
+  readonly #table: TypeTable | undefined;
+  readonly #compiled = new Map<string, Serialize>();
+
+  constructor(table: TypeTable | undefined) {
+    this.#table = table;
+  }
+
+  /** `undefined` when the route declares no JSON shape, or opts out. */
+  shapesOf(route: RouteInfo): ResponseShapes | undefined {
+    const { options } = route;
+    if (options.shapeResponse === false) return undefined;
+    const shapes = new Map<number, Encode>();
+    const add = (status: number, declared: () => Declared) => {
+      if (!shapes.has(status)) shapes.set(status, this.#encoder(route, status, declared));
+    };
+    const success = options.status ?? 200;
+    const types = methodTypes(this.#table, route);
+    const read = (schema: unknown) => (): Declared => ({ schema, definitions: this.#table?.schemas ?? {} });
+    const response = options.response;
+    if (response) add(success, () => classSchema(response));
+    else if (types?.returns?.kind === 'json') add(types.returns.status ?? success, read(types.returns.schema));
+    for (const [status, model] of Object.entries(options.responses ?? {})) {
+      if (typeof model !== 'string') add(Number(status), () => classSchema(model));
+    }
+    for (const fact of types?.statuses ?? []) {
+      if (fact.schema) add(fact.status, read(fact.schema));
+    }
+    return shapes.size ? shapes : undefined;
+  }
+
+  #encoder(route: RouteInfo, status: number, declared: () => Declared): Encode {
+    let serialize: Serialize;
+    try {
+      const { schema, definitions } = declared();
+      const compiled = serializerSchema(schema, definitions);
+      const key = JSON.stringify(compiled);
+      serialize = this.#compiled.get(key) ?? compile(compiled);
+      this.#compiled.set(key, serialize);
+    } catch (error) {
+      throw new TrellisError('TRELLIS_ERR_RESPONSE_SCHEMA', route.label, status, messageOf(error));
+    }
+    const { label } = route;
+    return (value) => {
+      try {
+        return serialize(value);
+      } catch (error) {
+        throw Object.defineProperty(new TrellisError('TRELLIS_ERR_RESPONSE_SHAPE', label, status, messageOf(error)), 'cause', { value: error });
+      }
+    };
+  }
+}
+
+// The schema of a class (or `[Class]`) as the docs have it: class-validator's rules, through class-validator-jsonschema.
+function classSchema(model: Model): Declared {
+  // A registry per model: two classes of one name (a clash the docs report) are still each shaped by their own rules.
+  const { SchemaRegistry } = require('../openapi/schemas') as typeof import('../openapi/schemas');
+  const registry = new SchemaRegistry();
+  const schema = registry.schemaOf(model);
+  return { schema, definitions: registry.schemas ?? {} };
+}
+
+function compile(schema: Record<string, unknown>): Serialize {
+  const build = require('fast-json-stringify') as typeof import('fast-json-stringify');
+  return build(schema as never) as Serialize;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
