@@ -28,7 +28,7 @@ async function settle(run) {
   try {
     return await run();
   } catch (error) {
-    return { errors: 0, warnings: 0, byRule: {}, problems: [], error: `${error.message}` };
+    return { errors: 0, warnings: 0, byRule: {}, problems: [], error: `${/** @type {any} */ (error).message}` };
   }
 }
 

@@ -111,7 +111,7 @@ async function typedResponses(doc) {
   try {
     source = await generate(doc);
   } catch (error) {
-    return { typed: 0, total: 0, untyped: [], error: `openapi-typescript failed: ${error.message}` };
+    return { typed: 0, total: 0, untyped: [], error: `openapi-typescript failed: ${/** @type {any} */ (error).message}` };
   }
   const read = reader(source);
   const result = { typed: 0, total: 0, untyped: [], error: undefined };

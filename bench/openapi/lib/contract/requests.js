@@ -11,8 +11,8 @@ const { sample, typeOf, edges, refused } = require('./values');
 const UNKNOWN_ID = 999999;
 
 /**
- * @typedef {{ kind: 'json', value: any } | { kind: 'raw', contentType: string, text: string }
- *   | { kind: 'multipart' | 'form', fields: Record<string, any> }} Body
+ * @typedef {{ kind: string, value?: any, contentType?: string, text?: string, fields?: Record<string, any> }} Body
+ *   kind `json` (value), `raw` (contentType, text), `multipart` or `form` (fields)
  * @typedef {{ label: string, expect: 'success' | 'failure' | 'any', path: Record<string, any>,
  *   query: Record<string, any>, header: Record<string, any>, cookie: Record<string, any>, body?: Body,
  *   auth: 'valid' | 'none' | 'wrong' }} Request
@@ -28,6 +28,7 @@ const UNKNOWN_ID = 999999;
 function requestsFor(doc, op, validator) {
   const { check } = validator;
   const schemaOf = (parameter) => deref(doc, parameter.schema ?? parameter.content?.[Object.keys(parameter.content)[0]]?.schema) ?? {};
+  /** @type {Request} */
   const base = { label: 'valid', expect: 'success', path: {}, query: {}, header: {}, cookie: {}, body: undefined, auth: 'valid' };
 
   for (const parameter of op.parameters) {
@@ -40,6 +41,7 @@ function requestsFor(doc, op, validator) {
     base.expect = 'any';
   }
 
+  /** @type {Request[]} */
   const out = [{ ...base }];
   const variant = (label, expect, change) => {
     const next = structuredClone(base);

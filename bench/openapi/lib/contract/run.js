@@ -73,7 +73,7 @@ function toFetch(doc, op, request, server, auth) {
       else if (value !== undefined) body.append(name, wire(value));
     }
   } else if (sent?.kind === 'form') {
-    body = new URLSearchParams(Object.entries(sent.fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, wire(v)]));
+    body = new URLSearchParams(Object.entries(sent.fields).filter(([, v]) => v !== undefined).map(([k, v]) => /** @type {[string, string]} */ ([k, wire(v)])));
   }
   return { url: url.toString(), init: { method: op.method.toUpperCase(), headers, body, redirect: /** @type {const} */ ('manual') } };
 }
@@ -100,7 +100,7 @@ async function contractRun(doc, base, { token = '', basic = undefined, timeoutMs
     try {
       requests = requestsFor(doc, op, validator);
     } catch (error) {
-      result.errors.push(`${op.id}: could not generate requests: ${error.message}`);
+      result.errors.push(`${op.id}: could not generate requests: ${/** @type {any} */ (error).message}`);
       continue;
     }
     for (const request of requests) {
@@ -110,7 +110,7 @@ async function contractRun(doc, base, { token = '', basic = undefined, timeoutMs
         const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
         answer = { status: response.status, headers: response.headers, text: await response.text() };
       } catch (error) {
-        result.errors.push(`${op.id} [${request.label}]: no answer: ${error.cause?.message ?? error.message}`);
+        result.errors.push(`${op.id} [${request.label}]: no answer: ${/** @type {any} */ (error).cause?.message ?? /** @type {any} */ (error).message}`);
         continue;
       }
       result.responses++;

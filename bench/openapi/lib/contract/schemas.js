@@ -15,6 +15,7 @@ const { deref } = require('../document');
  */
 function schemas(doc) {
   const v30 = String(doc.openapi ?? '').startsWith('3.0');
+  /** @type {any} */
   const options = { strict: false, allErrors: true, logger: false, validateSchema: false };
   const ajv = v30 ? new AjvDraft7({ ...options, nullable: true }) : new Ajv2020(options);
   addFormats(ajv);
@@ -28,7 +29,7 @@ function schemas(doc) {
       try {
         validate = ajv.compile(rewrite(schema));
       } catch (error) {
-        validate = { failed: `the schema does not compile: ${error.message}` };
+        validate = { failed: `the schema does not compile: ${/** @type {any} */ (error).message}` };
       }
       compiled.set(schema, validate);
     }
