@@ -36,6 +36,8 @@ const USAGE = `Usage: node bench/openapi/check.js [--project DIR | --url URL | -
   --keep           keep the created sample project (its path is printed)
   --quiet-notes    leave out the notes (valid requests answered 4xx) from the summary`;
 
+class UsageError extends Error {}
+
 function parse(argv) {
   const options = { json: false, strict: false, keep: false, notes: true, token: undefined, basic: undefined, project: undefined, url: undefined, document: undefined, base: undefined };
   const valued = { '--project': 'project', '--url': 'url', '--document': 'document', '--base': 'base', '--token': 'token', '--basic': 'basic' };
@@ -46,11 +48,11 @@ function parse(argv) {
     else if (arg === '--quiet-notes') options.notes = false;
     else if (flags[arg]) options[flags[arg]] = true;
     else if (valued[arg]) {
-      if (argv[i + 1] === undefined) throw new Error(`${arg} needs a value`);
+      if (argv[i + 1] === undefined) throw new UsageError(`${arg} needs a value`);
       options[valued[arg]] = argv[++i];
-    } else throw new Error(`unknown option ${arg}`);
+    } else throw new UsageError(`unknown option ${arg}`);
   }
-  if ([options.project, options.url, options.document].filter(Boolean).length > 1) throw new Error('give one of --project, --url, --document');
+  if ([options.project, options.url, options.document].filter(Boolean).length > 1) throw new UsageError('give one of --project, --url, --document');
   return options;
 }
 
@@ -81,16 +83,18 @@ async function main() {
   } else {
     const created = !options.project;
     const dir = options.project ? path.resolve(options.project) : await createSample();
+    if (!fs.existsSync(path.join(dir, 'config.yaml')) && !fs.existsSync(path.join(dir, 'routers'))) throw new UsageError(`${dir} is not a trellis project`);
     if (created) log(`created the sample (examples ${EXAMPLES}) in ${dir}`);
     const token = options.token ?? 'contract-run-admin-token';
-    const server = await serve(dir, token);
+    let server;
     try {
+      server = await serve(dir, token);
       const url = `${server.base}${docsPath(dir)}/openapi.json`;
       const doc = await fetchDocument(url);
       source = created ? `the sample project (trellis create --examples ${EXAMPLES}), served by trellis run: ${url}` : `${dir}, served by trellis run: ${url}`;
       report = await checkDocument(doc, { base: server.base, token, basic: options.basic });
     } finally {
-      await server.stop();
+      await server?.stop();
       if (created && !options.keep) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
       else if (created) log(`kept ${dir}`);
     }
@@ -104,7 +108,7 @@ async function main() {
 main().then(
   (code) => (process.exitCode = code),
   (error) => {
-    process.stderr.write(`check-openapi: ${error.stack ?? error.message}\n`);
+    process.stderr.write(error instanceof UsageError ? `check-openapi: ${error.message}\n\n${USAGE}\n` : `check-openapi: ${error.stack ?? error.message}\n`);
     process.exitCode = 2;
   },
 );

@@ -54,6 +54,7 @@ async function serve(dir, token, { timeoutMs = 90_000 } = {}) {
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
   let exited = null;
   child.once('exit', (code, signal) => (exited = signal ?? code));
+  child.once('error', (error) => (exited = error.message));
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);

@@ -1,6 +1,6 @@
 'use strict';
 // JSON Schema validation with the document's components resolved: ajv (draft 2020-12 for OpenAPI 3.1, whose
-// schemas are JSON Schema 2020-12; draft-07 with `nullable` for 3.0) and ajv-formats. The whole document is
+// schemas are JSON Schema 2020-12; draft-07 for 3.0, whose `nullable` ajv knows) and ajv-formats. The whole document is
 // added to ajv as `doc`, and a schema's local `$ref`s (`#/components/schemas/Task`) are rewritten to
 // `doc#/components/schemas/Task`, so any schema taken from anywhere in the document compiles on its own.
 const Ajv2020 = require('ajv/dist/2020').default;
@@ -17,7 +17,7 @@ function schemas(doc) {
   const v30 = String(doc.openapi ?? '').startsWith('3.0');
   /** @type {any} */
   const options = { strict: false, allErrors: true, logger: false, validateSchema: false };
-  const ajv = v30 ? new AjvDraft7({ ...options, nullable: true }) : new Ajv2020(options);
+  const ajv = v30 ? new AjvDraft7(options) : new Ajv2020(options);
   addFormats(ajv);
   ajv.addSchema(rewrite(doc), 'doc');
   const compiled = new WeakMap();
