@@ -126,7 +126,9 @@ function bodyPlan(doc, operation, { check }) {
     const differs = JSON.stringify(minimalValue) !== JSON.stringify(value) && check(schema, minimalValue).valid;
     for (const { label, value: bad } of mutations(doc, resolved, value, check)) invalid.push({ label: `body ${label}`, body: json(bad) });
     invalid.push({ label: 'malformed JSON body', body: { kind: 'raw', contentType: type, text: '{"malformed": ' } });
-    invalid.push({ label: 'body as text/plain', body: { kind: 'raw', contentType: 'text/plain', text: JSON.stringify(value) } });
+    if (!types.some((t) => ['text/plain', 'text/*', '*/*'].includes(mediaType(t)))) {
+      invalid.push({ label: 'body as text/plain', body: { kind: 'raw', contentType: 'text/plain', text: JSON.stringify(value) } });
+    }
     if (required) invalid.push({ label: 'no body (required)', body: undefined });
     const { valid: sampleValid, errors } = check(schema, value);
     return { valid: json(value), minimal: differs ? json(minimalValue) : undefined, required, invalid, sampleInvalid: sampleValid ? undefined : errors };
