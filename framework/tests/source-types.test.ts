@@ -155,6 +155,21 @@ describe('readSourceTypes: where the sources are', () => {
     assert.deepEqual(table?.files[join(dir, 'dist', 'r.js')], { 'R.one': { returns: json({ type: 'array', items: { type: 'string' } }) } });
   });
 
+  it("resolves `trellis` to the running trellis for a project that has no node_modules of its own (as `trellis run` serves it)", () => {
+    const dir = tempDir();
+    const source = [
+      "import { Get, RedirectResponse, render, router } from 'trellis';",
+      "export class Pages extends router('/') {",
+      "  @Get('/') home() { return render('index.html', {}); }",
+      "  @Get('/home') toHome() { return new RedirectResponse('/'); }",
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'pages.ts'), source);
+    const table = readSourceTypes([join(dir, 'pages.ts')], { cacheDir: false });
+    assert.deepEqual(table?.files[join(dir, 'pages.ts')], { 'Pages.home': { returns: { kind: 'html' } }, 'Pages.toHome': { returns: { kind: 'redirect' } } });
+  });
+
   it('caches the table by file content: in memory, then on disk, read again when a file changes', () => {
     const dir = tempDir();
     const cacheDir = join(dir, 'cache');

@@ -17,7 +17,39 @@ export function createTypeProgram(ts: typeof TS, files: string[]): TypeProgram {
   const tsconfig = findTsconfig(files[0]);
   const options: TS.CompilerOptions = { ...(tsconfig ? optionsOf(ts, tsconfig) : DEFAULTS(ts)), ...READ_ONLY };
   if (tsconfig) options.configFilePath = tsconfig;
-  return { program: ts.createProgram({ rootNames: files, options }), tsconfig };
+  const host = ts.createCompilerHost(options, true);
+  const resolve = (name: string, containing: string, mode: TS.ResolutionMode) =>
+    ts.resolveModuleName(name, containing, options, host, undefined, undefined, mode);
+  host.resolveModuleNameLiterals = (literals, containing, _redirect, _options, sourceFile) =>
+    literals.map((literal) => {
+      const found = resolve(literal.text, containing, ts.getModeForUsageLocation(sourceFile, literal, options));
+      return found.resolvedModule ? found : { resolvedModule: ownEntry(ts, literal.text) };
+    });
+  return { program: ts.createProgram({ rootNames: files, options, host }), tsconfig };
+}
+
+// This trellis's own entry points (its sources when run from them, else its declarations).
+const ENTRIES: Record<string, string> = {
+  trellis: 'index',
+  'trellis/param': 'param',
+  'trellis/testing': 'testing',
+  'trellis/inspect': 'inspect',
+  'trellis/express': 'express/index',
+  'trellis/runtime': '../runtime/index',
+};
+
+/**
+ * `trellis` for a project that cannot resolve it itself (served by a `trellis` installed elsewhere, as `trellis run`
+ * does for a project without node_modules): the running trellis, so its response classes are still recognised.
+ */
+function ownEntry(ts: typeof TS, name: string): TS.ResolvedModuleFull | undefined {
+  const entry = Object.hasOwn(ENTRIES, name) ? ENTRIES[name] : undefined;
+  if (!entry) return undefined;
+  const base = join(__dirname, '..', '..', entry);
+  for (const [suffix, extension] of [['.ts', ts.Extension.Ts], ['.d.ts', ts.Extension.Dts]] as const) {
+    if (existsSync(base + suffix)) return { resolvedFileName: base + suffix, extension, isExternalLibraryImport: suffix === '.d.ts' };
+  }
+  return undefined;
 }
 
 /** The tsconfig.json a program over `files` is made with: the nearest one upward from the first file. */
