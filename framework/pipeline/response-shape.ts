@@ -90,7 +90,40 @@ function classSchema(model: Model): Declared {
 
 function compile(schema: Record<string, unknown>): Serialize {
   const build = require('fast-json-stringify') as typeof import('fast-json-stringify');
-  return build(schema as never) as Serialize;
+  try {
+    return build(schema as never) as Serialize;
+  } catch (error) {
+    // fast-json-stringify recurses without end on a type that contains itself through a union
+    // (`type V = string | V[] | { [k: string]: V }`): such values are sent whole, the shape around them kept.
+    if (!(error instanceof RangeError)) throw error;
+    return build(withoutSelfReferences(schema) as never) as Serialize;
+  }
+}
+
+/** `schema` with every `$ref` to a definition that reaches itself replaced by `{}` (any value, sent as it is). */
+function withoutSelfReferences(schema: Record<string, unknown>): Record<string, unknown> {
+  const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
+  const refsOf = (value: unknown, found = new Set<string>()): Set<string> => {
+    if (Array.isArray(value)) for (const item of value) refsOf(item, found);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string') found.add(child.slice('#/definitions/'.length));
+        else refsOf(child, found);
+      }
+    }
+    return found;
+  };
+  const reaches = (from: string, target: string, seen: Set<string>): boolean =>
+    [...refsOf(definitions[from])].some((next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))));
+  const recursive = new Set(Object.keys(definitions).filter((name) => reaches(name, name, new Set())));
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (!value || typeof value !== 'object') return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && recursive.has(ref.slice('#/definitions/'.length))) return {};
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, strip(child)]));
+  };
+  return strip(schema) as Record<string, unknown>;
 }
 
 function messageOf(error: unknown): string {

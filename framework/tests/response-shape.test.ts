@@ -201,6 +201,19 @@ describe('responses in their declared shape: a return type read from the source'
     assert.deepEqual((await client({ sourceTypes: false }).get('/typed/page')).json().hidden, 1);
   });
 
+  it('keeps the shape around a type that contains itself through a union, sending such values whole', async () => {
+    // `type FormValue = string | FormValue[] | { [key: string]: FormValue }`: fast-json-stringify alone overflows its stack.
+    const formValue = { anyOf: [{ type: 'string' }, { type: 'array', items: ref('FormValue') }, { type: 'object', additionalProperties: ref('FormValue') }] };
+    const recursive: TypeTable = {
+      files: { [__filename]: { 'TypedUsers.free': { returns: { kind: 'json', schema: { type: 'object', properties: { any: ref('FormValue') }, required: ['any'] } } } } },
+      schemas: { FormValue: formValue },
+    };
+    const app = new BaseRouter({ logger: silentLogger(), sourceTypes: recursive }).includeRouter(TypedUsers);
+    const res = await new TestClient(app).get('/typed/free');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json(), { any: { thing: [1, { deep: true }] } });
+  });
+
   it('refuses to start when a declared schema cannot be compiled (TRELLIS_ERR_RESPONSE_SCHEMA)', async () => {
     const broken: TypeTable = { files: { [__filename]: { 'TypedUsers.page': { returns: { kind: 'json', schema: ref('Nowhere') } } } }, schemas: {} };
     const app = new BaseRouter({ logger: silentLogger(), sourceTypes: broken }).includeRouter(TypedUsers);
