@@ -53,6 +53,8 @@ export const ERROR_CODES = {
     'Invalid %{field} %{value} in a server-sent event stream: an event name or id has no line break (an id no NUL either), retry is an integer from 0, ping a number of milliseconds from 0',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
+  TRELLIS_ERR_SECURITY_SCHEME_CLASH:
+    'Two different security schemes named %{schemeName} are declared by the middleware of the routes: give one another schemeName (bearerAuth({ schemeName }), apiKeyHeader(header, { schemeName }))',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

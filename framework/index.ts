@@ -28,6 +28,8 @@ export type { OpenAPIDocument, DocCommentTable, ClassDocs, MethodDocs } from './
 export { parseDocComments } from './openapi/doc-comments';
 export { Middleware } from './middleware';
 export type { CallNext, MiddlewareLike } from './middleware';
+export { apiKeyHeader, basicAuth, bearerAuth } from './security';
+export type { SecurityDeclaration, SecurityScheme } from './security';
 export { ExpressMiddlewareAdapter } from './express/adapter';
 export type { ExpressMiddleware } from './express/adapter';
 export { Request } from './request';

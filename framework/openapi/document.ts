@@ -1,14 +1,18 @@
+import type { MiddlewareLike } from '../middleware';
 import type { RouteInfo } from '../routing/collect';
 import { DocComments } from './doc-comments';
 import type { DocCommentTable } from './doc-table';
 import { operationOf } from './operation';
 import { SchemaRegistry } from './schemas';
+import { SecuritySchemes, secured } from './security';
 import type { OpenAPIDocument } from './types';
 
 export interface DocumentInfo {
   title: string;
   version: string;
   description?: string;
+  /** The app-wide middleware (`app.addMiddleware`): the security schemes they declare guard every route. */
+  middleware?: readonly MiddlewareLike[];
 }
 
 /**
@@ -18,6 +22,7 @@ export interface DocumentInfo {
  */
 export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], docComments?: DocCommentTable): OpenAPIDocument {
   const registry = new SchemaRegistry();
+  const security = new SecuritySchemes();
   const comments = new DocComments(docComments);
   const tags = new Map<string, string | undefined>();
   const operationIds = new Set<string>();
@@ -26,18 +31,24 @@ export function buildOpenAPI(info: DocumentInfo, routes: readonly RouteInfo[], d
   for (const route of routes) {
     if (route.options.includeInSchema === false) continue;
     const tag = tagName(route.router.name);
-    const operation = operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route));
+    const requirements = security.requirementsOf([...(info.middleware ?? []), ...route.middleware]);
+    const operation = secured(operationOf(route, uniqueId(route, operationIds), tag, registry, comments.handler(route)), requirements, registry);
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
   const schemas = registry.schemas;
+  const securitySchemes = security.components;
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    // The app at the root; the docs router serves the mount path instead when the app is mounted in Express.
+    servers: [{ url: '/' }],
+    // Operations without their own `security` are open (said explicitly, as Redocly's `security-defined` asks).
+    security: [],
     ...(tags.size ? { tags: [...tags].map(([name, description]) => (description ? { name, description } : { name })) } : {}),
     paths,
-    ...(schemas ? { components: { schemas } } : {}),
+    ...(schemas || securitySchemes ? { components: { ...(schemas ? { schemas } : {}), ...(securitySchemes ? { securitySchemes } : {}) } } : {}),
   };
 }
 

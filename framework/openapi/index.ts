@@ -7,5 +7,8 @@ export type {
   RequestBodyObject,
   ResponseObject,
   SchemaObject,
+  SecurityRequirementObject,
+  SecuritySchemeObject,
+  ServerObject,
 } from './types';
 export type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';

@@ -15,7 +15,8 @@ const VALIDATION_DETAIL = {
   required: ['location', 'field', 'message'],
 };
 
-const HTTP_ERROR = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
+/** The `{ error }` body of every error trellis answers (`HTTPException`, guards' 401). */
+export const HTTP_ERROR = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
 
 /**
  * The responses of a route: the success status with its model (`options.response`, else the declared
