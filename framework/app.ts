@@ -362,7 +362,8 @@ export class BaseRouter {
 
   /**
    * The OpenAPI 3.1 document of the routes, built on first call (reading handler doc comments from their
-   * source files, or the `docComments` option) and cached until another router is included.
+   * source files, or the `docComments` option) and cached until another router is included or the app starts
+   * (middleware that routers add in their constructors, and the security it declares, is known from then on).
    *
    * @example
    * ```ts
@@ -374,7 +375,7 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, this.#types()));
+    return (this.#openapi = buildOpenAPI({ title, version, description, middleware: this.#middleware }, this.#routes, this.#docComments, this.#types()));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),
@@ -453,6 +454,8 @@ export class BaseRouter {
       route.instance = instance;
       route.middleware = [...middlewareOf(instance), ...route.middleware];
     }
+    // The routers' own middleware (and the schemes it declares) is known only now.
+    this.#openapi = undefined;
   }
 
   #consumers(): Class[] {

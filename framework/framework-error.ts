@@ -58,6 +58,8 @@ export const ERROR_CODES = {
     '%{handler} answered %{status} with a body that does not fit its declared response: %{reason} (the client got a 500)',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
+  TRELLIS_ERR_SECURITY_SCHEME_CLASH:
+    'Two different security schemes named %{schemeName} are declared by the middleware of the routes: give one another schemeName (bearerAuth({ schemeName }), apiKeyHeader(header, { schemeName }))',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -29,6 +29,8 @@ export { parseDocComments } from './openapi/doc-comments';
 export type { TypeTable, MethodTypes, ReturnShape, StatusFact, TypeSchema } from './source/types/table';
 export { Middleware } from './middleware';
 export type { CallNext, MiddlewareLike } from './middleware';
+export { apiKeyHeader, basicAuth, bearerAuth } from './security';
+export type { SecurityDeclaration, SecurityScheme } from './security';
 export { ExpressMiddlewareAdapter } from './express/adapter';
 export type { ExpressMiddleware } from './express/adapter';
 export { Request } from './request';

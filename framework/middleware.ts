@@ -3,6 +3,7 @@ import type { Class } from './metadata';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
 import type { Response } from './response';
+import type { SecurityDeclaration } from './security';
 
 /** Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses). */
 export type CallNext = (request: Request) => Promise<Response>;
@@ -25,8 +26,28 @@ export type MiddlewareLike = Middleware | Class<Middleware> | ExpressMiddleware;
  * }
  * app.addMiddleware(Timing);
  * ```
+ *
+ * A guard declares the credentials it checks as `static readonly security` (see {@link bearerAuth},
+ * `apiKeyHeader`, `basicAuth`): the routes behind it (app-wide, a router's `addMiddleware`, `@Use`) are
+ * documented with that scheme and a 401. The class is read, never built, for the document.
+ *
+ * @example
+ * ```ts
+ * class RequireToken extends Middleware {
+ *   static readonly security = bearerAuth();
+ *   async dispatch(request: Request, callNext: CallNext) {
+ *     if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+ *       return new JSONResponse({ error: 'Unauthorized' }, { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } });
+ *     }
+ *     return callNext(request);
+ *   }
+ * }
+ * ```
  */
 export abstract class Middleware {
+  /** The security scheme(s) this middleware enforces, for the OpenAPI document; none by default. */
+  static readonly security?: SecurityDeclaration;
+
   abstract dispatch(request: Request, callNext: CallNext): Promise<Response> | Response;
 }
 

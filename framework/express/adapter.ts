@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Middleware, type CallNext } from '../middleware';
 import { RESPONSE, type Request } from '../request';
 import { Response } from '../response';
+import type { SecurityDeclaration } from '../security';
 import { expressify } from './prototypes';
 
 /**
@@ -34,6 +35,11 @@ export class ExpressMiddlewareAdapter extends Middleware {
   constructor(fn: ExpressMiddleware) {
     super();
     this.#fn = fn;
+  }
+
+  /** The scheme the wrapped function declares (`Object.assign(fn, { security: bearerAuth() })`), for the docs. */
+  get security(): SecurityDeclaration | undefined {
+    return (this.#fn as { security?: SecurityDeclaration }).security;
   }
 
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {

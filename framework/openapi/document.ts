@@ -1,3 +1,4 @@
+import type { MiddlewareLike } from '../middleware';
 import type { RouteInfo } from '../routing/collect';
 import { methodTypes, type TypeTable } from '../source/types/table';
 import { DocComments } from './doc-comments';
@@ -5,12 +6,15 @@ import type { DocCommentTable } from './doc-table';
 import type { ExceptionStatus } from './error-statuses';
 import { operationOf } from './operation';
 import { SchemaRegistry } from './schemas';
+import { SecuritySchemes, secured } from './security';
 import type { OpenAPIDocument } from './types';
 
 export interface DocumentInfo {
   title: string;
   version: string;
   description?: string;
+  /** The app-wide middleware (`app.addMiddleware`): the security schemes they declare guard every route. */
+  middleware?: readonly MiddlewareLike[];
 }
 
 /**
@@ -34,6 +38,7 @@ export function buildOpenAPI(
   exceptionStatus?: ExceptionStatus,
 ): OpenAPIDocument {
   const registry = new SchemaRegistry(sourceTypes?.schemas);
+  const security = new SecuritySchemes();
   const comments = new DocComments(docComments);
   const tags = new Map<string, string | undefined>();
   const operationIds = new Set<string>();
@@ -44,18 +49,24 @@ export function buildOpenAPI(
     const tag = tagName(route.router.name);
     const types = methodTypes(sourceTypes, route);
     const sources = { registry, doc: comments.handler(route), types, exceptionStatus };
-    const operation = operationOf(route, uniqueId(route, operationIds), tag, sources);
+    const requirements = security.requirementsOf([...(info.middleware ?? []), ...route.middleware]);
+    const operation = secured(operationOf(route, uniqueId(route, operationIds), tag, sources), requirements, registry);
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
   const schemas = registry.schemas;
+  const securitySchemes = security.components;
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    // The app at the root; the docs router serves the mount path instead when the app is mounted in Express.
+    servers: [{ url: '/' }],
+    // Operations without their own `security` are open (said explicitly, as Redocly's `security-defined` asks).
+    security: [],
     ...(tags.size ? { tags: [...tags].map(([name, description]) => (description ? { name, description } : { name })) } : {}),
     paths,
-    ...(schemas ? { components: { schemas } } : {}),
+    ...(schemas || securitySchemes ? { components: { ...(schemas ? { schemas } : {}), ...(securitySchemes ? { securitySchemes } : {}) } } : {}),
   };
 }
 

@@ -7,6 +7,9 @@ export type {
   RequestBodyObject,
   ResponseObject,
   SchemaObject,
+  SecurityRequirementObject,
+  SecuritySchemeObject,
+  ServerObject,
 } from './types';
 export type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';
 export type { ExceptionStatus } from './error-statuses';

@@ -17,7 +17,8 @@ const VALIDATION_DETAIL = {
   required: ['location', 'field', 'message'],
 };
 
-const HTTP_ERROR = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
+/** The `{ error }` body of every error trellis answers (`HTTPException`, guards' 401). */
+export const HTTP_ERROR = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
 
 /** What the responses of one route are built from, besides the route. */
 export interface ResponseSources {

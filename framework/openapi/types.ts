@@ -34,6 +34,18 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject>;
+  security?: SecurityRequirementObject[];
+}
+
+/** `{ bearerAuth: [] }`: the schemes a request must satisfy together (scopes unused: always `[]`). */
+export type SecurityRequirementObject = Record<string, string[]>;
+
+/** An OpenAPI Security Scheme Object (`{ type: 'http', scheme: 'bearer' }`, `{ type: 'apiKey', in, name }`). */
+export type SecuritySchemeObject = { type: string; [field: string]: unknown };
+
+export interface ServerObject {
+  url: string;
+  description?: string;
 }
 
 /**
@@ -48,7 +60,9 @@ export interface OperationObject {
 export interface OpenAPIDocument {
   openapi: '3.1.0';
   info: { title: string; version: string; description?: string };
+  servers: ServerObject[];
+  security?: SecurityRequirementObject[];
   tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, OperationObject>>;
-  components?: { schemas: Record<string, SchemaObject> };
+  components?: { schemas?: Record<string, SchemaObject>; securitySchemes?: Record<string, SecuritySchemeObject> };
 }

@@ -149,8 +149,8 @@ describe('a trellis app mounted in an Express app', () => {
     assert.deepEqual(document.servers, [{ url: '/api' }]);
     // What "Try it out" sends: the server URL joined with the path.
     assert.equal((await fetch(`${base}${document.servers[0].url}/notes`)).status, 200);
-    // Served by itself, the same app's document has no servers.
+    // Served by itself, the same app's document names the root (Redocly's no-empty-servers).
     const direct = await start(createServer(app().handler));
-    assert.equal(((await (await fetch(`${direct}/docs/openapi.json`)).json()) as { servers?: unknown }).servers, undefined);
+    assert.deepEqual(((await (await fetch(`${direct}/docs/openapi.json`)).json()) as { servers?: unknown }).servers, [{ url: '/' }]);
   });
 });

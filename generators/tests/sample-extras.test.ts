@@ -87,6 +87,15 @@ describe('sample: admin behind require_token', () => {
     }
   });
 
+  it('documents the bearer scheme and a 401 on the admin routes, and only there', () => {
+    const doc = sampleApp().openapi() as any;
+    assert.deepEqual(doc.components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer' } });
+    const guarded = Object.entries(doc.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, item]) => Object.entries(item).filter(([, op]) => op.security).map(([method, op]) => [`${method} ${path}`, op.security, Object.hasOwn(op.responses, '401')]));
+    assert.deepEqual(guarded, [['get /admin/stats', [{ bearerAuth: [] }], true], ['get /admin/whoami', [{ bearerAuth: [] }], true]]);
+    assert.deepEqual(doc.servers, [{ url: '/' }]);
+  });
+
   it('counts tasks, products and users from the services the other routers share', async () => {
     const client = sampleClient();
     assert.deepEqual((await client.get('/admin/stats', { headers: auth })).json(), { tasks: 2, products: 3, users: 0 });

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { IsNotEmpty, IsString } from 'class-validator';
-import { Config, Injectable, JSONResponse, Middleware, type CallNext, type Request, type Response } from 'trellis';
+import { bearerAuth, Config, Injectable, JSONResponse, Middleware, type CallNext, type Request, type Response } from 'trellis';
 
 /** The `admin:` section of config.yaml, checked when the app starts. */
 export class AdminSettings {
@@ -17,9 +17,13 @@ export class AdminSettings {
  * `config.section` checks the section against AdminSettings: a token that is not a non-empty string (a typo like
  * `token: true`), a missing one or a key AdminSettings does not declare stops the app at startup, and
  * `trellis run` names the line in config.yaml.
+ * `security` tells the docs which credentials it checks: the routes behind it are documented with the bearer
+ * scheme and a 401, and Swagger UI's Authorize button sends the token with "Try it out".
  */
 @Injectable()
 export class RequireToken extends Middleware {
+  static readonly security = bearerAuth();
+
   private readonly expected: Buffer;
 
   constructor(config: Config) {

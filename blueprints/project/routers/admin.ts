@@ -7,7 +7,8 @@ import { UserService } from '../services/user_service';
 
 /**
  * Admin endpoints, behind router-scoped middleware: every request needs the Bearer token (ADMIN_TOKEN).
- * `@Use` on a single handler would guard that route alone.
+ * `@Use` on a single handler would guard that route alone. RequireToken declares the bearer scheme, so the docs
+ * show both routes with it and their 401, and Swagger UI's Authorize button sends the token with "Try it out".
  */
 @Injectable()
 @Use(RequireToken)
