@@ -374,7 +374,8 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, this.#types()));
+    const exceptionStatus = (name: string) => this.#exceptions.answeredStatus(name);
+    return (this.#openapi = buildOpenAPI({ title, version, description }, this.#routes, this.#docComments, this.#types(), exceptionStatus));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),
