@@ -375,7 +375,9 @@ export class BaseRouter {
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
     const { title, version, description } = this;
-    return (this.#openapi = buildOpenAPI({ title, version, description, middleware: this.#middleware }, this.#routes, this.#docComments, this.#types()));
+    const exceptionStatus = (name: string) => this.#exceptions.answeredStatus(name);
+    const info = { title, version, description, middleware: this.#middleware };
+    return (this.#openapi = buildOpenAPI(info, this.#routes, this.#docComments, this.#types(), exceptionStatus));
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),

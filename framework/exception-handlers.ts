@@ -1,3 +1,4 @@
+import { handlerStatus } from './exception-status';
 import { HTTPException, defaultMessage } from './http-exception';
 import type { Class } from './metadata';
 import type { Request } from './request';
@@ -50,6 +51,16 @@ export class ExceptionHandlers {
 
   add<E>(errorClass: Class<E>, handler: ExceptionHandler<E>): void {
     this.#handlers.push([errorClass, handler as ExceptionHandler]);
+  }
+
+  /**
+   * The status the handler registered for the class named `className` answers (see {@link handlerStatus}), for
+   * the OpenAPI document, which knows the classes a route throws by name only. Undefined when no handler is
+   * registered for a class of that name or its status cannot be read.
+   */
+  answeredStatus(className: string): number | undefined {
+    const found = [...this.#handlers].reverse().find(([cls]) => cls.name === className);
+    return found && handlerStatus(found[1]);
   }
 
   async handle(error: unknown, request: Request): Promise<Response> {

@@ -108,6 +108,8 @@ export interface ParamDefinition {
   maxItems?: number;
   /** `minimum`, `pattern`, ... of a path, query or header value, checked against its type when the decorator ran. */
   constraints?: ValueConstraints;
+  /** `@UploadedFile(name, { required: true })`: a request without the file is a 400 before the handler runs. */
+  required?: boolean;
 }
 
 /** What a settings class (`@Settings('admin')`) reads from the config, and how strictly. */

@@ -157,19 +157,23 @@ export function Req(): ParameterDecorator {
 
 /**
  * Binds the file uploaded in multipart field `name` (a `FormFile`: in memory up to 1 MiB, else in a temporary
- * file removed after the response), or `undefined` when none was sent, so the handler decides. A file in a field
- * no `@UploadedFile` names, or two files in one field, is a 400 as it starts; limits are `AppOptions.uploads`.
+ * file removed after the response). A file in a field no `@UploadedFile` names, or two files in one field, is a
+ * 400 as it starts; limits are `AppOptions.uploads`. When none was sent, the handler gets `undefined` and
+ * decides; with `{ required: true }` the framework answers 400 `{ "error": "Missing file in the multipart
+ * field \"file\"" }` instead, and the OpenAPI document marks the field required.
  *
  * @example
  * ```ts
- * @Post('/file') upload(@UploadedFile('file') file: UploadedFile | undefined) {
- *   if (!file) return [{ error: 'No file uploaded' }, 400];
+ * @Post('/file') upload(@UploadedFile('file', { required: true }) file: UploadedFile) {
  *   return { filename: file.filename, size: file.size };
+ * }
+ * @Post('/avatar') avatar(@UploadedFile('image') image: UploadedFile | undefined) {
+ *   return image ? { size: image.size } : { size: 0 };
  * }
  * ```
  */
-export function UploadedFile(name: string, options: { description?: string } = {}): ParameterDecorator {
-  return record({ kind: 'file', name, description: options.description });
+export function UploadedFile(name: string, options: { description?: string; required?: boolean } = {}): ParameterDecorator {
+  return record({ kind: 'file', name, description: options.description, ...(options.required ? { required: true } : {}) });
 }
 
 /** What an `@UploadedFile` parameter receives: `{ fieldname, filename, mimetype, size, buffer, path, bytes(), stream() }`. */

@@ -8,7 +8,7 @@ import { readForm } from './read-form';
 
 /**
  * Builds the reader of one `@UploadedFile(name)` parameter, once per route: the file, or `undefined` when
- * none was sent (the handler decides). More than one file in the field is a 400, and so is a file in a
+ * none was sent (the handler decides), or a 400 naming the field when the parameter is `required`. More than one file in the field is a 400, and so is a file in a
  * field no `@UploadedFile` names, unless the handler also takes `@Req()` (it may read more via `form()`).
  * Without `@Req()`, such files are refused as they start and text fields are dropped unread: nothing could use them.
  */
@@ -28,6 +28,7 @@ export function fileExtractor(label: string, param: ParamDefinition, all: readon
     }
     const files = form.filesOf(name);
     if (files.length > 1) throw new HTTPException(400, `Field ${JSON.stringify(name)} takes one file, got ${files.length}`);
+    if (!files.length && param.required) throw new HTTPException(400, `Missing file in the multipart field ${JSON.stringify(name)}`);
     return files[0];
   };
 }

@@ -53,6 +53,13 @@ describe('sample: upload', () => {
       assert.equal(typeof res.json().error, 'string');
     }
   });
+
+  it('requires the file through @UploadedFile(\'file\', { required: true }): the 400 names the field, the document marks it required', async () => {
+    const empty = await sampleClient().post('/upload/file', { body: Buffer.from('--b--\r\n'), headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    assert.deepEqual(empty.json(), { error: 'Missing file in the multipart field "file"' });
+    const doc = (await sampleClient().get('/docs/openapi.json')).json();
+    assert.deepEqual(doc.paths['/upload/file'].post.requestBody.content['multipart/form-data'].schema.required, ['file']);
+  });
 });
 
 describe('sample: pages', () => {
