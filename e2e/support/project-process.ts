@@ -68,7 +68,9 @@ export function startServing(
     }
   };
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // In a group the server may be a grandchild (`npm start`) that prints its last lines after npm has exited:
+  // wait for the output pipes to close (every process of the group gone), not for the child's exit.
+  const exited = new Promise<number | null>((resolve) => child.on(options.group ? 'close' : 'exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 15_000;
     const timer = setTimeout(() => {
