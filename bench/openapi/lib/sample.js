@@ -4,9 +4,9 @@
 // `trellis run` on a free port with a known ADMIN_TOKEN, ready when GET /readyz answers 200.
 const { spawn, execFile } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort } = require('../../lib/server');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'bin', 'trellis.js');
@@ -23,18 +23,6 @@ function createSample() {
     execFile(process.execPath, args, { cwd: work, timeout: 120_000 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`trellis create failed: ${stderr || error.message}`));
       resolve(path.join(work, 'sample'));
-    });
-  });
-}
-
-/** A free port on 127.0.0.1 (asked from the kernel, then released for the server to take). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
     });
   });
 }
