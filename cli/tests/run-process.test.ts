@@ -56,12 +56,13 @@ describe('trellis run (a real process)', () => {
     assert.doesNotMatch(run.stdout, /secret/, 'the query string is not logged');
     assert.match(run.stdout, /"method":"GET","path":"\/tasks","status":200/);
 
-    const slow = http(`${url}/admin/slow?ms=600`, { headers: { authorization: 'Bearer fixture-token' } });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // received, 400 ms from its answer
+    // 1.5 s: the SIGTERM 200 ms after must arrive while it is in flight even on a loaded CI machine.
+    const slow = http(`${url}/admin/slow?ms=1500`, { headers: { authorization: 'Bearer fixture-token' } });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // received, 1.3 s from its answer
     run.kill('SIGTERM');
     const answered = await slow;
     assert.equal(answered.status, 200);
-    assert.deepEqual(JSON.parse(answered.text), { waited: 600 });
+    assert.deepEqual(JSON.parse(answered.text), { waited: 1500 });
     assert.deepEqual(await run.exited, { code: 0, signal: null });
     // The request in flight ends after the shutdown began, and is logged before the last line.
     assert.match(run.stdout, /\nShutting down \(SIGTERM\): finishing requests in flight\n\{[^\n]*"path":"\/admin\/slow","status":200[^\n]*\}\nStopped\.\n$/);
