@@ -28,11 +28,21 @@ export function handlerStatus(handler: Function): number | undefined {
   // An arrow or function expression parses inside parentheses; a method (`handle(error) {...}`) inside an object.
   for (const source of [`(${text});`, `({ ${text} });`]) {
     const file = ts.createSourceFile('handler.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    if ((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length) continue;
+    if (!isOneFunction(ts, file)) continue;
     const statuses = new Set(statusesIn(ts, file));
     return statuses.size === 1 ? [...statuses][0] : undefined;
   }
   return undefined;
+}
+
+// Parsed whole as the wrapper meant: one statement holding a function, or an object of one method (the parser's
+// diagnostics are not public API; a text that did not fit leaves other statements or nodes behind).
+function isOneFunction(ts: typeof TS, file: TS.SourceFile): boolean {
+  const [statement, ...rest] = file.statements;
+  if (!statement || rest.length || !ts.isExpressionStatement(statement)) return false;
+  const inner = unwrap(ts, statement.expression);
+  if (ts.isArrowFunction(inner) || ts.isFunctionExpression(inner)) return true;
+  return ts.isObjectLiteralExpression(inner) && inner.properties.length === 1 && ts.isMethodDeclaration(inner.properties[0]);
 }
 
 function statusesIn(ts: typeof TS, file: TS.SourceFile): number[] {

@@ -69,6 +69,9 @@ export interface ResponseInit {
  */
 export type ResponseBody = string | Buffer | Readable | undefined;
 
+/** A `JSONResponse`'s body already encoded, in a route's declared shape (internal: given by `toResponse`). */
+export const ENCODED = Symbol('trellis.encoded');
+
 /** Whether the pipeline has run a response's `prepare` (internal). */
 export const PREPARED = Symbol('trellis.prepared');
 
@@ -146,23 +149,10 @@ export class JSONResponse extends Response {
   /** The value before encoding (and before a route's declared shape left properties out), for middleware that wants to read it. */
   readonly content: unknown;
 
-  constructor(content: unknown, init: ResponseInit = {}) {
-    super(preEncoded ?? JSON.stringify(content) ?? 'null', init);
+  constructor(content: unknown, init: ResponseInit & { [ENCODED]?: string } = {}) {
+    super(init[ENCODED] ?? JSON.stringify(content) ?? 'null', init);
     this.content = content;
     if (!this.headers.has('content-type')) this.headers.set('content-type', 'application/json; charset=utf-8');
-  }
-}
-
-// The body `encodedJSONResponse` gives the constructor it is running (synchronous: nothing else runs meanwhile).
-let preEncoded: string | undefined;
-
-/** A `JSONResponse` of `content` whose body is `body`, already encoded (in a route's declared shape). Internal. */
-export function encodedJSONResponse(content: unknown, body: string, init: ResponseInit): JSONResponse {
-  preEncoded = body;
-  try {
-    return new JSONResponse(content, init);
-  } finally {
-    preEncoded = undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ResponseShapes } from './pipeline/response-shape';
-import { JSONResponse, Response, encodedJSONResponse, isStatus } from './response';
+import { ENCODED, JSONResponse, Response, isStatus } from './response';
 import { StreamingResponse } from './responses/streaming';
 
 /**
@@ -33,7 +33,7 @@ function bodyResponse(value: unknown, status: number, shapes: ResponseShapes | u
   }
   if (isStream(value)) return new StreamingResponse(value, { status });
   const encode = shapes?.get(status);
-  return encode ? encodedJSONResponse(value, encode(value), { status }) : new JSONResponse(value, { status });
+  return new JSONResponse(value, encode ? { status, [ENCODED]: encode(value) } : { status });
 }
 
 function isStream(value: unknown): value is Readable | AsyncIterable<string | Uint8Array> {

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { defaultMessage } from '../http-exception';
 import type { ParamDefinition } from '../metadata';
 import type { RouteInfo } from '../routing/collect';
 import type { MethodTypes, TypeSchema } from '../source/types/table';
@@ -43,13 +43,13 @@ const UPLOAD_413 = 'A file or form field over the upload limits';
 export function errorStatusesOf(route: RouteInfo, types: MethodTypes | undefined, exceptionStatus?: ExceptionStatus): ErrorStatus[] {
   const found: ErrorStatus[] = [];
   for (const fact of types?.statuses ?? []) {
-    found.push({ status: fact.status, description: fact.message || statusText(fact.status), ...(fact.schema ? { schema: fact.schema } : {}) });
+    found.push({ status: fact.status, description: fact.message || defaultMessage(fact.status), ...(fact.schema ? { schema: fact.schema } : {}) });
   }
   for (const name of types?.throws ?? []) {
     const answer = exceptionStatus?.(name);
     if (answer === undefined) continue;
     const { status, schema } = typeof answer === 'number' ? { status: answer, schema: undefined } : answer;
-    found.push({ status, description: statusText(status), ...(schema ? { schema } : {}) });
+    found.push({ status, description: defaultMessage(status), ...(schema ? { schema } : {}) });
   }
   if (route.params.some((p) => p.kind === 'body')) found.push(...JSON_BODY);
   const files = route.params.filter((p) => p.kind === 'file');
@@ -66,6 +66,3 @@ export function isRequiredFile(param: ParamDefinition): boolean {
   return param.required === true;
 }
 
-function statusText(status: number): string {
-  return STATUS_CODES[status] ?? 'Error';
-}

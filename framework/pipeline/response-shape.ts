@@ -2,7 +2,7 @@ import { TrellisError } from '../framework-error';
 import type { Class } from '../metadata';
 import type { RouteInfo } from '../routing/collect';
 import { methodTypes, type TypeTable } from '../source/types/table';
-import { serializerSchema } from './serializer-schema';
+import { serializerSchema, withoutSelfReferences } from './serializer-schema';
 
 /** Turns a body into JSON text holding only its declared properties; throws `TRELLIS_ERR_RESPONSE_SHAPE` when it does not fit. */
 export type Encode = (value: unknown) => string;
@@ -98,32 +98,6 @@ function compile(schema: Record<string, unknown>): Serialize {
     if (!(error instanceof RangeError)) throw error;
     return build(withoutSelfReferences(schema) as never) as Serialize;
   }
-}
-
-/** `schema` with every `$ref` to a definition that reaches itself replaced by `{}` (any value, sent as it is). */
-function withoutSelfReferences(schema: Record<string, unknown>): Record<string, unknown> {
-  const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
-  const refsOf = (value: unknown, found = new Set<string>()): Set<string> => {
-    if (Array.isArray(value)) for (const item of value) refsOf(item, found);
-    else if (value && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        if (key === '$ref' && typeof child === 'string') found.add(child.slice('#/definitions/'.length));
-        else refsOf(child, found);
-      }
-    }
-    return found;
-  };
-  const reaches = (from: string, target: string, seen: Set<string>): boolean =>
-    [...refsOf(definitions[from])].some((next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))));
-  const recursive = new Set(Object.keys(definitions).filter((name) => reaches(name, name, new Set())));
-  const strip = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(strip);
-    if (!value || typeof value !== 'object') return value;
-    const ref = (value as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && recursive.has(ref.slice('#/definitions/'.length))) return {};
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, strip(child)]));
-  };
-  return strip(schema) as Record<string, unknown>;
 }
 
 function messageOf(error: unknown): string {

@@ -1,3 +1,5 @@
+import { refNames } from '../openapi/source-schemas';
+
 const PREFIX = '#/components/schemas/';
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
 
@@ -43,6 +45,22 @@ export function serializerSchema(root: unknown, definitions: Readonly<Record<str
   const converted: Schema = {};
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) converted[keys.get(name)!] = convert(definitions[name], refTo);
   return { ...schema, definitions: converted };
+}
+
+/** `schema` with every `$ref` to a definition that reaches itself replaced by `{}` (any value, sent as it is). */
+export function withoutSelfReferences(schema: Record<string, unknown>): Record<string, unknown> {
+  const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
+  const reaches = (from: string, target: string, seen: Set<string>): boolean =>
+    [...refNames(definitions[from], '#/definitions/')].some((next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))));
+  const recursive = new Set(Object.keys(definitions).filter((name) => reaches(name, name, new Set())));
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (!value || typeof value !== 'object') return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && recursive.has(ref.slice('#/definitions/'.length))) return {};
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, strip(child)]));
+  };
+  return strip(schema) as Record<string, unknown>;
 }
 
 function convert(input: unknown, refTo: (ref: string) => Schema): Schema {
