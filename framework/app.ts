@@ -341,7 +341,7 @@ export class BaseRouter {
   }
 
   readonly #listener: RequestListener = (req, res) => {
-    this.#freeze();
+    if (!this.#frozen) this.#freeze();
     const dispatcher = this.#dispatcher;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
