@@ -15,8 +15,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { pinning, pinSelf } = require('./lib/cpu');
 const { ENDPOINTS, writeWrkScripts } = require('./lib/endpoints');
-const { measureCell } = require('./lib/phases/throughput');
-const { median, ratio, rotate } = require('./lib/stats');
+const { runInterleaved } = require('./lib/interleaved');
+const { median, ratio } = require('./lib/stats');
 const { assertWrk } = require('./lib/wrk');
 
 function parse(argv) {
@@ -55,19 +55,9 @@ async function main() {
   };
   const contenders = [contender('a', options.a), contender('b', options.b)];
   const endpoints = ENDPOINTS.filter((e) => options.endpoints.includes(e.id));
-  const cells = {};
+  let cells;
   try {
-    let shift = 0;
-    for (let round = 0; round < options.rounds; round++) {
-      for (const endpoint of endpoints) {
-        for (const c of rotate(contenders, shift++)) {
-          const cell = await measureCell(c, endpoint, context);
-          ((cells[endpoint.id] ??= {})[c.id] ??= []).push(cell);
-          console.error(`round ${round + 1} ${endpoint.label.padEnd(22)} ${c.id} ${Math.round(cell.rps)} req/s, ` +
-            `p99 ${cell.p99.toFixed(2)} ms, ${cell.cpuUs.toFixed(1)} µs CPU/req` + (cell.wrong ? `, ${cell.wrong} wrong status` : ''));
-        }
-      }
-    }
+    cells = await runInterleaved(contenders, endpoints, { rounds: options.rounds, context, log: (line) => console.error(line) });
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

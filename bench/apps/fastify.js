@@ -1,10 +1,12 @@
 'use strict';
 // Fastify 5 with JSON-schema validation (Ajv) of params, query and body; no response schemas, so every
-// contender serialises with JSON.stringify. Logger off (the default).
+// contender serialises with JSON.stringify. Logger off (the default); FASTIFY_LOGGER=1 turns Fastify's own request
+// logging on (pino to stdout: "incoming request" and "request completed" per request), the contender that
+// stands beside a trellis app with its access log on.
 const Fastify = require('fastify');
 const { tasks, searchProducts } = require('./shared/store');
 
-const app = Fastify();
+const app = Fastify({ logger: process.env.FASTIFY_LOGGER === '1' });
 
 app.get(
   '/tasks/:id',

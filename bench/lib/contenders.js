@@ -28,14 +28,13 @@ function versionOf(name) {
  * @property {Record<string, string>} [env]
  * @property {string} [readyPath] what answers 200 once it serves (default GET /tasks/1)
  * @property {string} [note] a behaviour of the contender that shows in its numbers
- * @property {boolean} [coldStartOnly] measured in the cold-start phase only
  */
 
 /**
  * Every contender: `id` (for --only), `label` (for the report), `command(port)` (argv; PORT is also in
  * the environment). `sampleDir` is the project made by `trellis create` for the `trellis run` contender,
  * or undefined when the CLI cannot make one (the contender is then left out, and the report says why).
- * `builtDir` is a copy of it built by `trellis build`, served by `node dist/main.js` (cold start only).
+ * `builtDir` is a copy of it built by `trellis build`, served by `node dist/main.js`.
  * @param {string} [sampleDir]
  * @param {string} [builtDir]
  * @returns {Contender[]}
@@ -46,6 +45,12 @@ function contenders(sampleDir, builtDir) {
     { id: 'raw', label: 'raw node:http', command: node(app('raw.js')) },
     { id: 'express', label: `Express ${versionOf('express')}`, command: node(app('express.js')) },
     { id: 'fastify', label: `Fastify ${versionOf('fastify')}`, command: node(app('fastify.js')) },
+    {
+      id: 'fastify-logged',
+      label: `Fastify ${versionOf('fastify')}, request logging on`,
+      command: node(app('fastify.js')),
+      env: { FASTIFY_LOGGER: '1' },
+    },
     { id: 'hono', label: `Hono ${versionOf('hono')}`, command: node(app('hono.js')) },
     {
       id: 'routing-controllers',
@@ -72,17 +77,17 @@ function contenders(sampleDir, builtDir) {
   if (builtDir) {
     list.push({
       id: 'trellis-built',
-      label: 'node dist/main.js (sample, built)',
+      label: 'node dist/main.js (sample, built, access log on)',
       // PORT (set for every contender) and HOST reach the built app as they reach `trellis run`'s flags; a built
       // app reads no .env, so the admin token its config.yaml wants comes from the environment, as in production.
+      // Its access log is on (config.yaml's default), as users run it.
       command: node(path.join(builtDir, 'dist', 'main.js')),
       env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' },
-      coldStartOnly: true,
     });
   }
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

@@ -8,6 +8,7 @@ const { median, summarize, rotate, ratio, slope } = require('../lib/stats');
 const { evaluateTargets } = require('../lib/report/targets');
 const { renderMarkdown } = require('../lib/report/markdown');
 const { renderChart } = require('../lib/report/chart');
+const { pairTable } = require('../lib/report/pairs');
 
 const WRK_OUTPUT = `Running 1s test @ http://127.0.0.1:9720/
   1 threads and 8 connections
@@ -119,6 +120,21 @@ describe('targets', () => {
     assert.equal(rows['cold start `trellis run`'].met, false);
     assert.equal(rows['RSS growth over 100'].measured, '4.2 MB'); // the trend, not the single reading
     assert.equal(rows['RSS growth over 100'].met, true);
+    // Issue 15: without Fastify in the run, the figures against it are n/a; POST trellis/raw 0.30 misses 0.85.
+    const all = evaluateTargets(madeUpRun());
+    assert.equal(all.find((t) => t.figure.startsWith('trellis (BaseRouter) / Fastify')).met, null);
+    assert.equal(all.find((t) => t.figure.startsWith('POST /tasks, trellis / raw')).met, false);
+
+    const withFastify = madeUpRun();
+    for (const [id, base] of [['fastify', 'trellis'], ['fastify-logged', 'trellis']]) {
+      withFastify.throughput[id] = Object.fromEntries(Object.entries(withFastify.throughput[base]).map(([e, c]) => [e, cell(c.rps.median / 1.25)]));
+    }
+    withFastify.throughput['trellis-built'] = withFastify.throughput.trellis;
+    withFastify.throughput.fastify.search = cell(withFastify.throughput.trellis.search.rps.median * 1.1);
+    const fastifyRows = Object.fromEntries(evaluateTargets(withFastify).map((t) => [t.figure.split(' (lowest')[0], t]));
+    assert.equal(fastifyRows['trellis (BaseRouter) / Fastify'].measured, '0.91 (get-task 1.25, search 0.91, post-task 1.25, post-invalid 1.25)');
+    assert.equal(fastifyRows['trellis (BaseRouter) / Fastify'].met, false);
+    assert.equal(fastifyRows['the sample built, access log on / Fastify with request logging'].met, true);
 
     // With the sample served without the CLI in the run, `trellis run` is judged against it, not the minimal app.
     const withSample = madeUpRun();
@@ -175,5 +191,22 @@ describe('reports', () => {
     assert.doesNotMatch(svg, /NaN|undefined/);
     assert.equal((svg.match(/<text/g) ?? []).length, (svg.match(/<\/text>/g) ?? []).length);
     assert.ok(svg.trimEnd().endsWith('</svg>'));
+  });
+});
+
+describe('vs-fastify table', () => {
+  it('gives each contender its medians and each present pair its ratios by req/s and by CPU', () => {
+    const endpoints = [{ id: 'get-task', label: 'GET /tasks/1' }];
+    const cells = { 'get-task': {
+      raw: [{ rps: 100, cpuUs: 10 }, { rps: 120, cpuUs: 8 }, { rps: 110, cpuUs: 9 }],
+      fastify: [{ rps: 80, cpuUs: 12 }],
+      trellis: [{ rps: 88, cpuUs: 10 }],
+    } };
+    const contenders = [{ id: 'raw' }, { id: 'fastify', label: 'Fastify 5' }, { id: 'trellis' }];
+    const table = pairTable(cells, contenders, [['trellis', 'fastify'], ['trellis-built', 'fastify-logged']], endpoints).split('\n');
+    assert.equal(table[2], '| GET /tasks/1 | raw | 110 | 1.00 | 9.0 |');
+    assert.equal(table[3], '| GET /tasks/1 | Fastify 5 | 80 | 0.73 | 12.0 |');
+    assert.equal(table[6], '| endpoint | trellis / fastify req/s | by CPU |'); // the absent pair has no column
+    assert.equal(table[8], '| GET /tasks/1 | 1.10 | 1.20 |');
   });
 });
