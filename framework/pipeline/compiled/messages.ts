@@ -37,7 +37,22 @@ export function messageOf(source: MessageSource): MessageOf {
     if (!message && defaultMessage instanceof Function) text = defaultMessage(args);
     return replaceTokens(text, args);
   };
-  if (message instanceof Function || (!message && source.defaultReadsValue)) return perFailure;
+  if (message instanceof Function) return perFailure;
+  if (!message && source.defaultReadsValue) {
+    // The default picks one of a few templates (Length's three): each is finished once, unless it shows the value.
+    const finished = new Map<unknown, string | undefined>();
+    return (value, object) => {
+      const template = defaultMessage!(argsOf(value, object));
+      let done = finished.get(template);
+      if (done === undefined && !finished.has(template)) {
+        done = typeof template === 'string' && !replaceConstraints(template, constraints).includes('$value')
+          ? replaceTokens(template, argsOf(undefined, object))
+          : undefined;
+        finished.set(template, done);
+      }
+      return done ?? perFailure(value, object);
+    };
+  }
   const text: unknown = message || (defaultMessage instanceof Function ? defaultMessage(argsOf(undefined, {})) : '');
   if (typeof text !== 'string' || !text) return () => text as string;
   const withConstraints = replaceConstraints(text, constraints);
