@@ -2,7 +2,8 @@ import { TrellisError } from '../framework-error';
 import type { Class } from '../metadata';
 import type { RouteInfo } from '../routing/collect';
 import { methodTypes, type TypeTable } from '../source/types/table';
-import { serializerSchema, withoutSelfReferences } from './serializer-schema';
+import { serializerOf, type Serialize } from './serializer-code';
+import { serializerSchema } from './serializer-schema';
 
 /** Turns a body into JSON text holding only its declared properties; throws `TRELLIS_ERR_RESPONSE_SHAPE` when it does not fit. */
 export type Encode = (value: unknown) => string;
@@ -10,7 +11,6 @@ export type Encode = (value: unknown) => string;
 /** A route's declared body shapes, by status: what `toResponse` encodes a returned body (or a tuple's) with. */
 export type ResponseShapes = ReadonlyMap<number, Encode>;
 
-type Serialize = (value: unknown) => string;
 type Model = Class | [Class];
 /** A declared schema and the named schemas its `$ref`s point into. */
 interface Declared {
@@ -23,8 +23,8 @@ interface Declared {
  * success status the `response` option's class, else the JSON return schema read from its source (`sourceTypes`);
  * for other statuses the classes of its `responses` option, else the schemas of the tuples it returns
  * (`[{ error }, 404]`). `shapeResponse: false` leaves the route's bodies as `JSON.stringify` makes them. Routes
- * with the same shape share one fast-json-stringify function; fast-json-stringify (and the class-schema
- * generator) are loaded only when some route has a shape.
+ * with the same shape share one fast-json-stringify function, kept as standalone code in the project's cache
+ * (see `serializerOf`); the class-schema generator is loaded only when a route declares a class.
  */
 export class ResponseShaper {
   readonly #table: TypeTable | undefined;
@@ -63,7 +63,7 @@ export class ResponseShaper {
       const { schema, definitions } = declared();
       const compiled = serializerSchema(schema, definitions);
       const key = JSON.stringify(compiled);
-      serialize = this.#compiled.get(key) ?? compile(compiled);
+      serialize = this.#compiled.get(key) ?? serializerOf(compiled, route.source?.file);
       this.#compiled.set(key, serialize);
     } catch (error) {
       throw new TrellisError('TRELLIS_ERR_RESPONSE_SCHEMA', route.label, status, messageOf(error));
@@ -86,18 +86,6 @@ function classSchema(model: Model): Declared {
   const registry = new SchemaRegistry();
   const schema = registry.schemaOf(model);
   return { schema, definitions: registry.schemas ?? {} };
-}
-
-function compile(schema: Record<string, unknown>): Serialize {
-  const build = require('fast-json-stringify') as typeof import('fast-json-stringify');
-  try {
-    return build(schema as never) as Serialize;
-  } catch (error) {
-    // fast-json-stringify recurses without end on a type that contains itself through a union
-    // (`type V = string | V[] | { [k: string]: V }`): such values are sent whole, the shape around them kept.
-    if (!(error instanceof RangeError)) throw error;
-    return build(withoutSelfReferences(schema) as never) as Serialize;
-  }
 }
 
 function messageOf(error: unknown): string {

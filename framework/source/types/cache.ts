@@ -92,18 +92,18 @@ function stampOf(file: string): string | undefined {
 }
 
 /**
- * Where tables are cached for the project around `from`: `$TRELLIS_CACHE_DIR/types` when set, else
- * `node_modules/.cache/trellis/types` of the nearest folder with a package.json, else a private folder in the
- * system's temporary folder (`given`, when set, instead of all these); undefined when `TRELLIS_CACHE=off` or no
- * folder is usable.
+ * Where tables (or, with `kind`, other things trellis derives from a project: `serializers`) are cached for the
+ * project around `from`: `$TRELLIS_CACHE_DIR/<kind>` when set, else `node_modules/.cache/trellis/<kind>` of the
+ * nearest folder with a package.json, else a private folder in the system's temporary folder (`given`, when set,
+ * instead of all these); undefined when `TRELLIS_CACHE=off` or no folder is usable.
  */
-export function cacheDir(from: string, given?: string): string | undefined {
+export function cacheDir(from: string, given?: string, kind = 'types'): string | undefined {
   if (given) return usable(resolve(given));
   if (process.env.TRELLIS_CACHE === 'off') return undefined;
-  if (process.env.TRELLIS_CACHE_DIR) return usable(join(resolve(process.env.TRELLIS_CACHE_DIR), 'types'));
+  if (process.env.TRELLIS_CACHE_DIR) return usable(join(resolve(process.env.TRELLIS_CACHE_DIR), kind));
   const user = typeof process.getuid === 'function' ? process.getuid() : userInfo().username;
   const project = projectRoot(from);
-  const candidates = [...(project ? [join(project, 'node_modules', '.cache', 'trellis', 'types')] : []), join(tmpdir(), `trellis-cache-${user}`, 'types')];
+  const candidates = [...(project ? [join(project, 'node_modules', '.cache', 'trellis', kind)] : []), join(tmpdir(), `trellis-cache-${user}`, kind)];
   for (const dir of candidates) if (usable(dir)) return dir;
   return undefined;
 }
