@@ -1,8 +1,7 @@
-import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
-import { pruner } from './declared-shape';
+import { instanceBuilder } from './instance';
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -37,15 +36,13 @@ export type InstanceValidator = (value: unknown, prefix: string, details: Valida
  * (bench/micro/validation-executor.js) and nothing measurable on `POST /tasks` (bench/ab.js).
  */
 export function compileValidator(cls: Class): InstanceValidator {
-  const prune = pruner(cls);
+  const build = instanceBuilder(cls);
   return (value, prefix, details) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
       return undefined;
     }
-    const { input, patch } = prune(value as Record<string, unknown>);
-    const instance = plainToInstance(cls, input) as Record<string, unknown>;
-    patch?.(instance);
+    const instance = build(value as Record<string, unknown>);
     return validate(instance, OPTIONS).then((errors) => {
       collectAll(errors, prefix, details);
       return instance;
