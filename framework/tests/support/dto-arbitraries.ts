@@ -1,0 +1,226 @@
+import fc from 'fast-check';
+import { Type } from 'class-transformer';
+import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import * as cv from 'class-validator';
+import type { ValidationArguments, ValidatorConstraintInterface } from 'class-validator';
+import type { Class } from '../../metadata';
+import { CATALOG, type Rule } from './decorator-catalog';
+import { EXTRA_KEYS, JsonObject, anyJson } from './json-values';
+
+const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: TransformerStorage;
+};
+
+// Generated DTO classes for validation-equivalence.test.ts: a spec (plain data fast-check can show and shrink),
+// the class built from it at run time by applying decorators programmatically (a fresh class each time, so
+// metadata never collides), and the bodies worth sending to it (valid, boundary, wrong types, missing and extra keys).
+
+/** When a property is validated at all: always, `@IsOptional()`, or `@ValidateIf` on its value or a sibling. */
+export type Guard = 'none' | 'IsOptional' | 'ValidateIf(value !== null)' | 'ValidateIf(sibling !== undefined)';
+
+/** A property holding a nested DTO (or an array of them). */
+export interface NestedSpec {
+  child: ClassSpec;
+  array: boolean;
+  // validated: @ValidateNested() @Type(() => Child); untyped: @ValidateNested() alone; unvalidated: @Type() alone
+  mode: 'validated' | 'untyped' | 'unvalidated';
+  message: string | undefined;
+}
+
+export interface PropertySpec {
+  key: string;
+  guard: Guard;
+  rules: Rule[];
+  nested: NestedSpec | undefined;
+  /** Rules the compiler must leave to class-validator: the class (and every class nesting it) falls back. */
+  fallback: FallbackRule | undefined;
+}
+
+export interface ClassSpec {
+  properties: PropertySpec[];
+  /** A generated class this one extends (its properties may be redeclared). */
+  base: ClassSpec | undefined;
+}
+
+/** Rules that make a class fall back: a custom constraint, an async one, a rule with groups. */
+export type FallbackRule = 'custom' | 'async' | 'groups';
+
+@cv.ValidatorConstraint({ name: 'isEven' })
+class IsEven implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'number' && value % 2 === 0;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} must be even`;
+  }
+}
+
+@cv.ValidatorConstraint({ name: 'isEvenLater', async: true })
+class IsEvenLater implements ValidatorConstraintInterface {
+  async validate(value: unknown): Promise<boolean> {
+    return typeof value === 'number' && value % 2 === 0;
+  }
+}
+
+const FALLBACKS: Record<FallbackRule, PropertyDecorator> = {
+  custom: cv.Validate(IsEven),
+  async: cv.Validate(IsEvenLater),
+  groups: cv.IsString({ groups: ['admin'] }),
+};
+
+const KEYS = ['a', 'b', 'name', 'count', 'items', 'tag', 'x_1', 'camelCase', '1', '10'];
+const rule = fc.oneof(...Object.values(CATALOG));
+const guard = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Guard>('none') },
+  { weight: 2, arbitrary: fc.constant<Guard>('IsOptional') },
+  { weight: 1, arbitrary: fc.constantFrom<Guard>('ValidateIf(value !== null)', 'ValidateIf(sibling !== undefined)') },
+);
+const fallback = fc.oneof(
+  { weight: 30, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom<FallbackRule>('custom', 'async', 'groups') },
+);
+const ARRAY_RULES = [CATALOG.IsArray, CATALOG.ArrayMinSize, CATALOG.ArrayMaxSize, CATALOG.ArrayNotEmpty];
+const OBJECT_RULES = [CATALOG.IsObject, CATALOG.IsNotEmptyObject, CATALOG.IsDefined, CATALOG.IsNotEmpty];
+
+/**
+ * DTO specs with 1-4 properties, nested `depth` levels at most, sometimes extending another generated class.
+ *
+ * @example
+ * ```ts
+ * fc.assert(fc.property(classSpec(2), (spec) => buildClass(spec) !== undefined));
+ * ```
+ */
+export function classSpec(depth: number): fc.Arbitrary<ClassSpec> {
+  const own = fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 4 }).chain((keys) =>
+    fc.tuple(...keys.map((key) => propertySpec(key, depth))),
+  );
+  const base = depth > 0 ? fc.option(classSpec(0), { freq: 8, nil: undefined }) : fc.constant(undefined);
+  return fc.record({ properties: own, base });
+}
+
+function propertySpec(key: string, depth: number): fc.Arbitrary<PropertySpec> {
+  const plain = fc.record({
+    key: fc.constant(key),
+    guard,
+    rules: fc.array(rule, { minLength: 1, maxLength: 3 }),
+    nested: fc.constant(undefined),
+    fallback,
+  });
+  if (depth === 0) return plain;
+  const nested = fc.boolean().chain((array) =>
+    fc.record({
+      key: fc.constant(key),
+      guard,
+      rules: fc.array(fc.oneof(...(array ? ARRAY_RULES : OBJECT_RULES)), { maxLength: 2 }),
+      nested: fc.record({
+        child: classSpec(depth - 1),
+        array: fc.constant(array),
+        mode: fc.oneof({ weight: 8, arbitrary: fc.constant<NestedSpec['mode']>('validated') }, fc.constantFrom<NestedSpec['mode']>('untyped', 'unvalidated')),
+        message: fc.option(fc.constantFrom('$property: no', 'nested $value $constraint1'), { freq: 5, nil: undefined }),
+      }),
+      fallback: fc.constant(undefined),
+    }),
+  );
+  return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 1, arbitrary: nested });
+}
+
+let classes = 0;
+
+/**
+ * A fresh class with the spec's decorators applied in order (guard, rules, nested), named `Dto<n>`.
+ *
+ * @example
+ * ```ts
+ * const Dto = buildClass({ base: undefined, properties: [{ key: 'a', guard: 'none', rules: [isString], nested: undefined, fallback: undefined }] });
+ * ```
+ */
+export function buildClass(spec: ClassSpec): Class {
+  const base = spec.base && buildClass(spec.base);
+  const name = `Dto${++classes}`;
+  const cls = (base ? { [name]: class extends (base as new () => object) {} } : { [name]: class {} })[name] as Class;
+  const siblings = spec.properties.map((p) => p.key);
+  for (const property of spec.properties) decorate(cls.prototype, property, siblings);
+  return cls;
+}
+
+function decorate(prototype: object, property: PropertySpec, siblings: string[]): void {
+  const { key, nested } = property;
+  const sibling = siblings.find((k) => k !== key) ?? key;
+  if (property.guard === 'IsOptional') cv.IsOptional()(prototype, key);
+  if (property.guard === 'ValidateIf(value !== null)') cv.ValidateIf((_, value) => value !== null)(prototype, key);
+  if (property.guard === 'ValidateIf(sibling !== undefined)') cv.ValidateIf((o) => o[sibling] !== undefined)(prototype, key);
+  for (const { decorator } of property.rules) decorator(prototype, key);
+  if (property.fallback) FALLBACKS[property.fallback](prototype, key);
+  if (nested) {
+    const child = buildClass(nested.child);
+    const options = { ...(nested.array ? { each: true } : {}), ...(nested.message ? { message: nested.message } : {}) };
+    if (nested.mode !== 'unvalidated') cv.ValidateNested(options)(prototype, key);
+    if (nested.mode !== 'untyped') Type(() => child)(prototype, key);
+    // a property with @Type() alone still needs a rule to stay in the whitelist
+    if (nested.mode === 'unvalidated' && property.rules.length === 0 && property.guard === 'none') cv.Allow()(prototype, key);
+  }
+}
+
+/**
+ * Whether a class, or a class it nests through `@Type()`, holds a rule the compiler must leave to class-validator:
+ * read from class-validator's metadata, since a subclass redeclaring a property drops the base's rules of the same
+ * type (`getTargetValidationMetadatas`).
+ */
+export function needsFallback(cls: Class, seen = new Set<Class>()): boolean {
+  if (seen.has(cls)) return false;
+  seen.add(cls);
+  return cv.getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).some((metadata) => {
+    if (metadata.groups?.length || metadata.constraintCls === IsEven || metadata.constraintCls === IsEvenLater) return true;
+    const type = transformer.findTypeMetadata(cls, metadata.propertyName);
+    return type !== undefined && needsFallback(type.typeFunction() as Class, seen);
+  });
+}
+
+/** The decorator names a spec applies (bases and nested classes too). */
+export function rulesOf(spec: ClassSpec): string[] {
+  return [
+    ...(spec.base ? rulesOf(spec.base) : []),
+    ...spec.properties.flatMap((p) => [
+      ...(p.guard === 'none' ? [] : [p.guard.replace(/\(.*/, '')]),
+      ...p.rules.map((r) => r.name),
+      ...(p.nested ? [...(p.nested.mode === 'unvalidated' ? [] : ['ValidateNested']), ...rulesOf(p.nested.child)] : []),
+    ]),
+  ];
+}
+
+/**
+ * Bodies for a spec as JSON objects: each declared key missing or holding one of its rules' values (nested
+ * bodies for nested DTOs) or any JSON value, plus undeclared keys (`__proto__` among them), in a shuffled order.
+ *
+ * @example
+ * ```ts
+ * fc.sample(body(spec), 1); // [JsonObject { entries: [['name', '😀'], ['__proto__', null]] }]
+ * ```
+ */
+export function body(spec: ClassSpec): fc.Arbitrary<JsonObject> {
+  const properties = [...(spec.base?.properties ?? []), ...spec.properties];
+  const declared = properties.map((p) =>
+    fc.option(fc.tuple(fc.constant(p.key), valueFor(p)), { freq: 6, nil: undefined }),
+  );
+  const extra = fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), anyJson), { maxLength: 2 });
+  return fc
+    .tuple(fc.tuple(...declared), extra)
+    .chain(([present, more]) => {
+      const entries = [...present.filter((e) => e !== undefined), ...more] as Array<[string, unknown]>;
+      return fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length });
+    })
+    .map((entries) => new JsonObject(entries));
+}
+
+function valueFor(property: PropertySpec): fc.Arbitrary<unknown> {
+  const { nested } = property;
+  const ruleValues = property.rules.map((r) => r.values);
+  if (!nested) return fc.oneof(...ruleValues, anyJson);
+  const one = body(nested.child);
+  const item = fc.oneof({ weight: 5, arbitrary: one }, { weight: 1, arbitrary: anyJson });
+  return fc.oneof(
+    { weight: 5, arbitrary: nested.array ? fc.array(item, { maxLength: 3 }) : one },
+    { weight: 1, arbitrary: nested.array ? one : fc.array(item, { maxLength: 2 }) },
+    { weight: 1, arbitrary: anyJson },
+  );
+}
