@@ -19,7 +19,7 @@ import { referenceOutcome } from './support/reference-validation';
 // spec and the JSON bodies, and replays with the same seed.
 
 const SEED = 20261123;
-const RUNS = 250;
+const RUNS = 300;
 
 /** Decorator names seen on classes that compiled, and the fallback reasons seen on classes that did not. */
 const seen = { compiled: new Map<string, number>(), fallbacks: new Map<string, number>(), referenceThrew: [] as string[], bodies: 0, accepted: 0 };
@@ -27,16 +27,17 @@ const seen = { compiled: new Map<string, number>(), fallbacks: new Map<string, n
 const cases = classSpec(2).chain((spec) =>
   fc.record({
     spec: fc.constant(spec),
-    bodies: fc.array(body(spec).map(renderJson), { minLength: 1, maxLength: 4 }),
+    bodies: fc.array(fc.oneof({ weight: 2, arbitrary: body(spec, 'valid') }, { weight: 1, arbitrary: body(spec, 'mutated') }).map(renderJson), { minLength: 1, maxLength: 4 }),
     prefix: fc.constantFrom('', '', '', '[0]', '[12]'),
   }),
 );
 
 async function compare(spec: ClassSpec, cls: Class, text: string, prefix: string): Promise<void> {
-  const expected = await referenceOutcome(cls, JSON.parse(text), prefix).catch((error: unknown) => error);
-  if (expected instanceof Error) {
+  const expected = await referenceOutcome(cls, JSON.parse(text), prefix).catch(() => undefined);
+  if (!expected) {
     // Today's path throws (a 500) on `{"constructor": null}` under `@ValidateNested()` without `@Type()`
-    // (class-validator reads null.prototype): nothing to be equal to.
+    // (class-validator reads null.prototype) and on `{"hasOwnProperty": 1}` under `@IsNotEmptyObject()` (it calls
+    // value.hasOwnProperty): nothing to be equal to.
     seen.referenceThrew.push(text);
     return;
   }

@@ -4,8 +4,8 @@ import type { MetadataStorage as TransformerStorage } from 'class-transformer/ty
 import * as cv from 'class-validator';
 import type { ValidationArguments, ValidatorConstraintInterface } from 'class-validator';
 import type { Class } from '../../metadata';
-import { CATALOG, type Rule } from './decorator-catalog';
-import { EXTRA_KEYS, JsonObject, anyJson } from './json-values';
+import { CATALOG, FAMILIES, type Rule } from './decorator-catalog';
+import { EXTRA_KEYS, JsonObject, anyJson, renderJson } from './json-values';
 
 const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: TransformerStorage;
@@ -20,7 +20,8 @@ export type Guard = 'none' | 'IsOptional' | 'ValidateIf(value !== null)' | 'Vali
 
 /** A property holding a nested DTO (or an array of them). */
 export interface NestedSpec {
-  child: ClassSpec;
+  /** 'self': the class nests itself (`@Type(() => Dto)` inside Dto). */
+  child: ClassSpec | 'self';
   array: boolean;
   // validated: @ValidateNested() @Type(() => Child); untyped: @ValidateNested() alone; unvalidated: @Type() alone
   mode: 'validated' | 'untyped' | 'unvalidated';
@@ -69,21 +70,28 @@ const FALLBACKS: Record<FallbackRule, PropertyDecorator> = {
 };
 
 const KEYS = ['a', 'b', 'name', 'count', 'items', 'tag', 'x_1', 'camelCase', '1', '10'];
-const rule = fc.oneof(...Object.values(CATALOG));
+const anyRule = fc.oneof(...Object.values(CATALOG));
+// one rule often, three seldom: properties stay satisfiable often enough for valid bodies to pass
+const some = (rule: fc.Arbitrary<Rule>) =>
+  fc.oneof({ weight: 5, arbitrary: fc.tuple(rule) }, { weight: 3, arbitrary: fc.tuple(rule, rule) }, { weight: 2, arbitrary: fc.tuple(rule, rule, rule) });
+const rules = fc.oneof(
+  { weight: 2, arbitrary: some(anyRule) },
+  ...Object.values(FAMILIES).map((names) => ({ weight: 3, arbitrary: some(fc.oneof(...names.map((name) => CATALOG[name]))) })),
+);
 const guard = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Guard>('none') },
   { weight: 2, arbitrary: fc.constant<Guard>('IsOptional') },
   { weight: 1, arbitrary: fc.constantFrom<Guard>('ValidateIf(value !== null)', 'ValidateIf(sibling !== undefined)') },
 );
 const fallback = fc.oneof(
-  { weight: 30, arbitrary: fc.constant(undefined) },
+  { weight: 80, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.constantFrom<FallbackRule>('custom', 'async', 'groups') },
 );
 const ARRAY_RULES = [CATALOG.IsArray, CATALOG.ArrayMinSize, CATALOG.ArrayMaxSize, CATALOG.ArrayNotEmpty];
 const OBJECT_RULES = [CATALOG.IsObject, CATALOG.IsNotEmptyObject, CATALOG.IsDefined, CATALOG.IsNotEmpty];
 
 /**
- * DTO specs with 1-4 properties, nested `depth` levels at most, sometimes extending another generated class.
+ * DTO specs with 1-3 properties, nested `depth` levels at most, sometimes extending another generated class.
  *
  * @example
  * ```ts
@@ -91,7 +99,7 @@ const OBJECT_RULES = [CATALOG.IsObject, CATALOG.IsNotEmptyObject, CATALOG.IsDefi
  * ```
  */
 export function classSpec(depth: number): fc.Arbitrary<ClassSpec> {
-  const own = fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 4 }).chain((keys) =>
+  const own = fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }).chain((keys) =>
     fc.tuple(...keys.map((key) => propertySpec(key, depth))),
   );
   const base = depth > 0 ? fc.option(classSpec(0), { freq: 8, nil: undefined }) : fc.constant(undefined);
@@ -102,7 +110,7 @@ function propertySpec(key: string, depth: number): fc.Arbitrary<PropertySpec> {
   const plain = fc.record({
     key: fc.constant(key),
     guard,
-    rules: fc.array(rule, { minLength: 1, maxLength: 3 }),
+    rules,
     nested: fc.constant(undefined),
     fallback,
   });
@@ -113,7 +121,7 @@ function propertySpec(key: string, depth: number): fc.Arbitrary<PropertySpec> {
       guard,
       rules: fc.array(fc.oneof(...(array ? ARRAY_RULES : OBJECT_RULES)), { maxLength: 2 }),
       nested: fc.record({
-        child: classSpec(depth - 1),
+        child: fc.oneof({ weight: 8, arbitrary: classSpec(depth - 1) }, { weight: 1, arbitrary: fc.constant<'self'>('self') }),
         array: fc.constant(array),
         mode: fc.oneof({ weight: 8, arbitrary: fc.constant<NestedSpec['mode']>('validated') }, fc.constantFrom<NestedSpec['mode']>('untyped', 'unvalidated')),
         message: fc.option(fc.constantFrom('$property: no', 'nested $value $constraint1'), { freq: 5, nil: undefined }),
@@ -125,6 +133,26 @@ function propertySpec(key: string, depth: number): fc.Arbitrary<PropertySpec> {
 }
 
 let classes = 0;
+const probes = new WeakMap<PropertySpec, (value: unknown) => boolean>();
+
+// Whether a value passes a property's rules alone (no guard), asked of class-validator on a one-property class.
+function passes(property: PropertySpec): (value: unknown) => boolean {
+  let probe = probes.get(property);
+  if (!probe) {
+    const Probe = class {} as Class;
+    for (const { decorator } of property.rules) decorator(Probe.prototype, property.key);
+    probe = (value) => {
+      const instance = Object.assign(new Probe(), { [property.key]: JSON.parse(renderJson(value)) });
+      try {
+        return cv.validateSync(instance, { forbidUnknownValues: false }).length === 0;
+      } catch {
+        return false; // IsNotEmptyObject calls value.hasOwnProperty, which a body may shadow
+      }
+    };
+    probes.set(property, probe);
+  }
+  return probe;
+}
 
 /**
  * A fresh class with the spec's decorators applied in order (guard, rules, nested), named `Dto<n>`.
@@ -139,12 +167,13 @@ export function buildClass(spec: ClassSpec): Class {
   const name = `Dto${++classes}`;
   const cls = (base ? { [name]: class extends (base as new () => object) {} } : { [name]: class {} })[name] as Class;
   const siblings = spec.properties.map((p) => p.key);
-  for (const property of spec.properties) decorate(cls.prototype, property, siblings);
+  for (const property of spec.properties) decorate(cls, property, siblings);
   return cls;
 }
 
-function decorate(prototype: object, property: PropertySpec, siblings: string[]): void {
+function decorate(cls: Class, property: PropertySpec, siblings: string[]): void {
   const { key, nested } = property;
+  const prototype = cls.prototype as object;
   const sibling = siblings.find((k) => k !== key) ?? key;
   if (property.guard === 'IsOptional') cv.IsOptional()(prototype, key);
   if (property.guard === 'ValidateIf(value !== null)') cv.ValidateIf((_, value) => value !== null)(prototype, key);
@@ -152,7 +181,7 @@ function decorate(prototype: object, property: PropertySpec, siblings: string[])
   for (const { decorator } of property.rules) decorator(prototype, key);
   if (property.fallback) FALLBACKS[property.fallback](prototype, key);
   if (nested) {
-    const child = buildClass(nested.child);
+    const child = nested.child === 'self' ? cls : buildClass(nested.child);
     const options = { ...(nested.array ? { each: true } : {}), ...(nested.message ? { message: nested.message } : {}) };
     if (nested.mode !== 'unvalidated') cv.ValidateNested(options)(prototype, key);
     if (nested.mode !== 'untyped') Type(() => child)(prototype, key);
@@ -183,25 +212,31 @@ export function rulesOf(spec: ClassSpec): string[] {
     ...spec.properties.flatMap((p) => [
       ...(p.guard === 'none' ? [] : [p.guard.replace(/\(.*/, '')]),
       ...p.rules.map((r) => r.name),
-      ...(p.nested ? [...(p.nested.mode === 'unvalidated' ? [] : ['ValidateNested']), ...rulesOf(p.nested.child)] : []),
+      ...(p.nested ? [...(p.nested.mode === 'unvalidated' ? [] : ['ValidateNested']), ...(p.nested.child === 'self' ? [] : rulesOf(p.nested.child))] : []),
     ]),
   ];
 }
 
 /**
- * Bodies for a spec as JSON objects: each declared key missing or holding one of its rules' values (nested
- * bodies for nested DTOs) or any JSON value, plus undeclared keys (`__proto__` among them), in a shuffled order.
+ * Bodies for a spec as JSON objects. Valid ones: every declared key present (unless optional) with a value passing
+ * its rules, nested bodies valid too, undeclared keys beside them. Mutated ones: each declared key sometimes
+ * missing or holding another value of its rules or any JSON value, nested bodies mutated in turn; undeclared
+ * keys (`__proto__` among them) too. Keys in a shuffled order either way.
  *
  * @example
  * ```ts
- * fc.sample(body(spec), 1); // [JsonObject { entries: [['name', '😀'], ['__proto__', null]] }]
+ * fc.sample(body(spec, 'mutated'), 1); // [JsonObject { entries: [['name', '😀'], ['__proto__', null]] }]
  * ```
  */
-export function body(spec: ClassSpec): fc.Arbitrary<JsonObject> {
-  const properties = [...(spec.base?.properties ?? []), ...spec.properties];
-  const declared = properties.map((p) =>
-    fc.option(fc.tuple(fc.constant(p.key), valueFor(p)), { freq: 6, nil: undefined }),
-  );
+export function body(spec: ClassSpec, kind: 'valid' | 'mutated'): fc.Arbitrary<JsonObject> {
+  // a property the class redeclares replaces the base's (class-validator drops the base's rules of the same type)
+  const own = new Set(spec.properties.map((p) => p.key));
+  const properties = [...(spec.base?.properties ?? []).filter((p) => !own.has(p.key)), ...spec.properties];
+  const declared = properties.map((p) => {
+    const entry = fc.tuple(fc.constant(p.key), valueFor(p, kind, spec));
+    if (kind === 'valid' && p.guard === 'none') return entry;
+    return fc.option(entry, { freq: kind === 'valid' ? 3 : 6, nil: undefined });
+  });
   const extra = fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), anyJson), { maxLength: 2 });
   return fc
     .tuple(fc.tuple(...declared), extra)
@@ -212,11 +247,19 @@ export function body(spec: ClassSpec): fc.Arbitrary<JsonObject> {
     .map((entries) => new JsonObject(entries));
 }
 
-function valueFor(property: PropertySpec): fc.Arbitrary<unknown> {
+function valueFor(property: PropertySpec, kind: 'valid' | 'mutated', owner: ClassSpec): fc.Arbitrary<unknown> {
   const { nested } = property;
-  const ruleValues = property.rules.map((r) => r.values);
-  if (!nested) return fc.oneof(...ruleValues, anyJson);
-  const one = body(nested.child);
+  if (!nested) {
+    // A passing value is the first of a few candidates that passes every rule of the property.
+    const candidate = fc.oneof(...property.rules.map((r) => r.values));
+    const passing = fc.array(candidate, { minLength: 6, maxLength: 6 }).map((values) => values.find(passes(property)) ?? values[0]);
+    if (kind === 'valid') return passing;
+    return fc.oneof({ weight: 4, arbitrary: passing }, { weight: 2, arbitrary: candidate }, { weight: 1, arbitrary: anyJson });
+  }
+  // a class nesting itself gets one level of itself, without the nesting property
+  const child = nested.child !== 'self' ? nested.child : { ...owner, properties: owner.properties.filter((p) => p !== property) };
+  const one = body(child, kind);
+  if (kind === 'valid') return nested.array ? fc.array(one, { maxLength: 3 }) : one;
   const item = fc.oneof({ weight: 5, arbitrary: one }, { weight: 1, arbitrary: anyJson });
   return fc.oneof(
     { weight: 5, arbitrary: nested.array ? fc.array(item, { maxLength: 3 }) : one },
