@@ -9,7 +9,7 @@ import { instanceBuilder } from '../pipeline/instance';
 import { CATALOG } from './support/decorator-catalog';
 import { body, buildClass, classSpec, needsFallback, rulesOf, type ClassSpec } from './support/dto-arbitraries';
 import { renderJson } from './support/json-values';
-import { referenceOutcome } from './support/reference-validation';
+import { referenceInstance, referenceOutcome } from './support/reference-validation';
 
 // Issue 15's proof of equivalence: on generated DTO classes (every decorator of the catalog, nested DTOs and
 // arrays of them, IsOptional, ValidateIf, inheritance) and generated or mutated bodies, compiled validation
@@ -50,6 +50,7 @@ async function compare(spec: ClassSpec, cls: Class, text: string, prefix: string
   }
   assert.ok(!needsFallback(cls), 'a class with a custom constraint, an async rule or groups falls back');
   const instance = instanceBuilder(cls)(JSON.parse(text));
+  assert.deepStrictEqual(layout(instance), layout(referenceInstance(cls, JSON.parse(text))), 'instanceBuilder builds what class-transformer builds');
   const details: ValidationDetail[] = [];
   const returned: unknown = rules.check(instance, prefix, details);
   assert.equal(returned, undefined, 'check answers synchronously');

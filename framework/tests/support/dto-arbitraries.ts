@@ -237,7 +237,9 @@ export function body(spec: ClassSpec, kind: 'valid' | 'mutated'): fc.Arbitrary<J
     if (kind === 'valid' && p.guard === 'none') return entry;
     return fc.option(entry, { freq: kind === 'valid' ? 3 : 6, nil: undefined });
   });
-  const extra = fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), anyJson), { maxLength: 2 });
+  // mutated bodies may repeat a declared key (JSON.parse keeps the last value at the first key's place)
+  const keys = kind === 'valid' ? EXTRA_KEYS : [...EXTRA_KEYS, ...properties.map((p) => p.key)];
+  const extra = fc.array(fc.tuple(fc.constantFrom(...keys), anyJson), { maxLength: 2 });
   return fc
     .tuple(fc.tuple(...declared), extra)
     .chain(([present, more]) => {

@@ -31,13 +31,26 @@ export interface Outcome {
  * ```
  */
 export async function referenceOutcome(cls: Class, plain: Record<string, unknown>, prefix: string): Promise<Outcome> {
-  const { input, patch } = pruner(cls)(plain);
-  const instance = plainToInstance(cls, input) as Record<string, unknown>;
-  patch?.(instance);
+  const instance = referenceInstance(cls, plain);
   const errors = await validate(instance, OPTIONS);
   const details: ValidationDetail[] = [];
   for (const error of errors) collect(error, prefix, details);
   return { instance, details };
+}
+
+/**
+ * The instance today's path validates: `pruner(cls)`, `plainToInstance`, then the patch of plain values.
+ *
+ * @example
+ * ```ts
+ * referenceInstance(TaskIn, { title: 'a', extra: 1 }); // TaskIn { title: 'a' }
+ * ```
+ */
+export function referenceInstance(cls: Class, plain: Record<string, unknown>): object {
+  const { input, patch } = pruner(cls)(plain);
+  const instance = plainToInstance(cls, input) as Record<string, unknown>;
+  patch?.(instance);
+  return instance;
 }
 
 function collect(error: ValidationError, prefix: string, details: ValidationDetail[]): void {
