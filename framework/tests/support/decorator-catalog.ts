@@ -56,6 +56,17 @@ function labelOf(name: string, params: unknown[], options: ValidationOptions): s
 }
 
 /**
+ * The name each catalog decorator registers its rule under in class-validator (`IsUUID` -> `isUuid`), read once
+ * from the metadata of a probe class; `Allow` has none.
+ *
+ * @example
+ * ```ts
+ * CONSTRAINTS.Length; // 'isLength'
+ * ```
+ */
+export const CONSTRAINTS: Record<string, string> = {};
+
+/**
  * A catalog entry: `params` generates the decorator's arguments, `make` applies them, `values` says what to try.
  * With `each`, arrays of those values are tried too.
  */
@@ -68,6 +79,10 @@ function entry(
   make: (options: ValidationOptions, ...args: Args) => PropertyDecorator,
   values: (...args: Args) => fc.Arbitrary<unknown>,
 ): fc.Arbitrary<Rule> {
+  const [sample] = fc.sample(params, { numRuns: 1, seed: 1 });
+  const probe = class {};
+  make({}, ...sample)(probe.prototype, 'probe');
+  CONSTRAINTS[name] = cv.getMetadataStorage().getTargetValidationMetadatas(probe, '', true, false)[0]?.name ?? name;
   return fc.tuple(params, validationOptions).map(([args, options]) => {
     const own = fc.oneof({ weight: 3, arbitrary: values(...args) }, { weight: 1, arbitrary: anyJson });
     const label = labelOf(name, args, options);
