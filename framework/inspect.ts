@@ -30,6 +30,8 @@ export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
 export { injects } from './injection/container';
 export { dryStart } from './inspect-start';
+export { validationFallbacks } from './pipeline/compiled/fallbacks';
+export type { ValidationFallback } from './pipeline/compiled/fallbacks';
 export type { DryStart } from './inspect-start';
 
 /**

@@ -8,6 +8,7 @@ import { checkOpenApi } from './checks/openapi';
 import { unboundParams } from './checks/params';
 import { shadowedRoutes } from './checks/shadowing';
 import { unusedClasses } from './checks/usage';
+import { validationRows } from './checks/validation';
 import { errorAt, type DoctorReport, type Finding, type RouteRow } from './report';
 import { declaredAt, otherRows, routesByRouter, type RouterRoutes } from './routes';
 
@@ -59,6 +60,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
     errors,
     warnings,
     openapi: openapi.result,
+    validation: validationRows(project.dir, routes, discovery.models),
     summary: { routers: routers.length, routes: rows.filter((row) => !row.builtIn).length, errors: errors.length, warnings: warnings.length },
   };
 }

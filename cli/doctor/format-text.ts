@@ -29,6 +29,10 @@ export function formatText(report: DoctorReport): string {
   }
   if (report.errors.length) lines.push(messages.doctor.errors, ...report.errors.map((e) => finding(e, pc.red('error  '))));
   if (report.warnings.length) lines.push(messages.doctor.warnings, ...report.warnings.map((w) => finding(w, pc.yellow('warning'))));
+  if (report.validation.length) {
+    lines.push(messages.doctor.validation(report.validation.length));
+    lines.push(...table(report.validation.map((v) => [v.model, at(v.file, v.line), v.reason])));
+  }
   lines.push(messages.doctor.openapi(report.openapi));
   const { routers, routes, errors, warnings } = report.summary;
   lines.push(messages.doctor.summary(routers, routes, errors, warnings));

@@ -39,6 +39,16 @@ export interface OpenApiResult {
   operations?: number;
 }
 
+/** A body DTO class that keeps class-validator at request time (its rules are not compiled), and why. */
+export interface ValidationRow {
+  model: string;
+  /** One line: `TaskIn.slug: custom constraint IsSlug`. */
+  reason: string;
+  /** Relative to the project, with `/`, when a `routers/` file exports the class. */
+  file?: string;
+  line?: number;
+}
+
 /** Everything `trellis doctor` reports; `--json` prints it as is. */
 export interface DoctorReport {
   project: string;
@@ -49,6 +59,8 @@ export interface DoctorReport {
   errors: Finding[];
   warnings: Finding[];
   openapi: OpenApiResult;
+  /** The body DTO classes validated by class-validator rather than by compiled rules (usually none). */
+  validation: ValidationRow[];
   summary: { routers: number; routes: number; errors: number; warnings: number };
 }
 

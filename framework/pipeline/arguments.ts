@@ -159,6 +159,7 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
       details.push({ location: 'body', field: '', message: 'Input should be an array' });
       return undefined;
     }
-    return Promise.all(value.map((item, i) => toValidInstance(item, joinField('', i), details)));
+    const items = value.map((item, i) => toValidInstance(item, joinField('', i), details));
+    return items.some((item) => item instanceof Promise) ? Promise.all(items) : items;
   };
 }

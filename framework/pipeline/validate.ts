@@ -2,7 +2,11 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
+import { compileRules } from './compiled';
+import { joinField } from './compiled/fields';
 import { pruner } from './declared-shape';
+
+export { joinField };
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -23,13 +27,14 @@ export function hasValidationRules(cls: Class): boolean {
 }
 
 /** Validates one parsed JSON value into an instance of a DTO class (see {@link compileValidator}). */
-export type InstanceValidator = (value: unknown, prefix: string, details: ValidationDetail[]) => Promise<unknown> | undefined;
+export type InstanceValidator = (value: unknown, prefix: string, details: ValidationDetail[]) => unknown;
 
 /**
  * Compiles, once per route, what turns a parsed JSON value into an instance of `cls`, stripped of unknown
  * properties (before any per-key work: see {@link pruner}) and validated by class-validator's public `validate`;
  * failures are pushed to `details` with dotted field paths (`items[0].name`) under `prefix`. The result is
- * `undefined` for a value that is not an object, else a promise of the instance.
+ * `undefined` for a value that is not an object, else the instance: validated synchronously by the class's
+ * compiled rules (framework/pipeline/compiled), or a promise of it for a class that falls back to class-validator.
  *
  * `validate` waits for every rule that answers with a promise, declared async or not (`validateSync` silently
  * passes those). It answers with a promise even when no rule made one; avoiding that promise took class-validator's
@@ -38,6 +43,8 @@ export type InstanceValidator = (value: unknown, prefix: string, details: Valida
  */
 export function compileValidator(cls: Class): InstanceValidator {
   const prune = pruner(cls);
+  const rules = compileRules(cls);
+  const check = rules.kind === 'compiled' ? rules.check : undefined;
   return (value, prefix, details) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
@@ -46,6 +53,10 @@ export function compileValidator(cls: Class): InstanceValidator {
     const { input, patch } = prune(value as Record<string, unknown>);
     const instance = plainToInstance(cls, input) as Record<string, unknown>;
     patch?.(instance);
+    if (check) {
+      check(instance, prefix, details);
+      return instance;
+    }
     return validate(instance, OPTIONS).then((errors) => {
       collectAll(errors, prefix, details);
       return instance;
@@ -61,9 +72,4 @@ function collect(error: ValidationError, prefix: string, details: ValidationDeta
   const field = joinField(prefix, error.property);
   for (const message of Object.values(error.constraints ?? {})) details.push({ location: 'body', field, message });
   for (const child of error.children ?? []) collect(child, field, details);
-}
-
-export function joinField(prefix: string, property: string | number): string {
-  if (typeof property === 'number' || /^\d+$/.test(property)) return `${prefix}[${property}]`;
-  return prefix ? `${prefix}.${property}` : property;
 }
