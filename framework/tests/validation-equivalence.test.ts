@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { IsString, ValidateNested } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
 import { compileRules } from '../pipeline/compiled';
@@ -90,6 +91,19 @@ describe('compiled DTO validation equals class-validator (fast-check, seed 20261
       { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
     );
     assert.ok(seen.compiled.size > 0, 'some generated classes compiled');
+  });
+
+  it('answers as class-validator for an object whose own `constructor` is not a class (@ValidateNested() without @Type())', async () => {
+    // found by the property above (seed 20261123, with 300 runs): the compiled check looked the value's
+    // `constructor` up as a class and threw (a 500) where class-validator answers 422 "an unknown value ..."
+    class Untyped {
+      @ValidateNested() items!: unknown;
+      @IsString() name!: string;
+    }
+    const spec: ClassSpec = { base: undefined, properties: [] };
+    for (const text of ['{"items":[{"constructor":0}],"name":"x"}', '{"items":{"constructor":"x"},"name":"x"}']) {
+      await compare(spec, Untyped, text, '');
+    }
   });
 
   it('leaves custom constraints, async rules and groups to class-validator, saying why', async () => {
