@@ -3,11 +3,12 @@ import type { MetadataStorage as TransformerStorage } from 'class-transformer/ty
 import { getMetadataStorage } from 'class-validator';
 import type { Class } from '../metadata';
 
-// Where class-transformer keeps `@Type`, `@Expose`, `@Exclude` and `@Transform` (as in openapi/schemas.ts).
-const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {
+/** Where class-transformer keeps `@Type`, `@Expose`, `@Exclude` and `@Transform` (as in openapi/schemas.ts). */
+export const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: TransformerStorage;
 };
-const PLAIN_TO_CLASS = 0; // class-transformer's TransformationType.PLAIN_TO_CLASS
+/** class-transformer's TransformationType.PLAIN_TO_CLASS. */
+export const PLAIN_TO_CLASS = 0;
 
 /**
  * What class-transformer is given of a parsed body, and what is set on the instance it returns.
@@ -21,9 +22,10 @@ export interface Pruned {
 /** Turns a parsed JSON object into {@link Pruned}, in time bounded by the declared properties. */
 export type Pruner = (plain: Record<string, unknown>) => Pruned;
 
-type Field =
+/** How the pruner treats a declared property of a DTO (see {@link declaredFields}). */
+export type Field =
   // Validated as a nested DTO (`@ValidateNested() @Type(() => Item)`): pruned in turn.
-  | { kind: 'nested'; key: string; shape: () => Pruner }
+  | { kind: 'nested'; key: string; target: Class; shape: () => Pruner }
   // No class-transformer decorator: the JSON value is set on the instance as is, after plainToInstance.
   | { kind: 'plain'; key: string }
   // Anything class-transformer has a say in (`@Transform`, `@Expose`, a `@Type` not validated as nested).
@@ -42,13 +44,22 @@ export function pruner(cls: Class): Pruner {
   if (!prune) {
     let fields: Field[] | undefined;
     // Fields are read on first use, so that a class nesting itself compiles.
-    prune = (plain) => pruneWith((fields ??= fieldsOf(cls)), plain);
+    prune = (plain) => pruneWith((fields ??= declaredFields(cls)), plain);
     compiled.set(cls, prune);
   }
   return prune;
 }
 
-function fieldsOf(cls: Class): Field[] {
+/**
+ * The properties `cls` declares to class-validator (inherited ones too), in the pruner's order, each with how the
+ * pruner treats it.
+ *
+ * @example
+ * ```ts
+ * declaredFields(TaskIn); // [{ kind: 'plain', key: 'title' }, ...]
+ * ```
+ */
+export function declaredFields(cls: Class): Field[] {
   const storage = getMetadataStorage();
   const metadatas = [
     ...storage.getTargetValidationMetadatas(cls, '', true, false),
@@ -64,7 +75,7 @@ function fieldsOf(cls: Class): Field[] {
     const key = expose?.options?.name ?? property;
     const target = type && !type.options?.discriminator ? type.typeFunction() : undefined;
     if (nested && typeof target === 'function' && hasRules(target as Class)) {
-      fields.push({ kind: 'nested', key, shape: () => pruner(target as Class) });
+      fields.push({ kind: 'nested', key, target: target as Class, shape: () => pruner(target as Class) });
     } else if (
       !classWide && !type && !expose && !transformer.findExcludeMetadata(cls, property) &&
       transformer.findTransformMetadatas(cls, property, PLAIN_TO_CLASS).length === 0
@@ -115,17 +126,25 @@ function pruneWith(fields: Field[], plain: Record<string, unknown>): Pruned {
   return { input, patch: patches.length ? (instance) => patches.forEach((patch) => patch(instance)) : undefined };
 }
 
-// What class-transformer skips too: a getter without setter, or a method, of the class.
 function assign(instance: Record<string, unknown>, key: string, value: unknown): void {
-  let proto = Object.getPrototypeOf(instance);
-  for (; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  if (!skipsAssign(Object.getPrototypeOf(instance), key)) instance[key] = value;
+}
+
+/**
+ * What class-transformer skips too: whether the first of `prototype`'s chain (below Object.prototype) to have
+ * `key` has a method or a getter without setter there.
+ *
+ * @example
+ * ```ts
+ * skipsAssign(Task.prototype, 'label'); // true for `get label() {...}` without a setter
+ * ```
+ */
+export function skipsAssign(prototype: object | null, key: string): boolean {
+  for (let proto = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     const descriptor = Object.getOwnPropertyDescriptor(proto, key);
-    if (descriptor) {
-      if (typeof descriptor.value === 'function' || (descriptor.get && !descriptor.set)) return;
-      break;
-    }
+    if (descriptor) return typeof descriptor.value === 'function' || (descriptor.get !== undefined && !descriptor.set);
   }
-  instance[key] = value;
+  return false;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

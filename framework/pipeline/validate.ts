@@ -1,10 +1,9 @@
-import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
 import { compileRules } from './compiled';
 import { joinField } from './compiled/fields';
-import { pruner } from './declared-shape';
+import { instanceBuilder } from './instance';
 
 export { joinField };
 
@@ -42,7 +41,7 @@ export type InstanceValidator = (value: unknown, prefix: string, details: Valida
  * (bench/micro/validation-executor.js) and nothing measurable on `POST /tasks` (bench/ab.js).
  */
 export function compileValidator(cls: Class): InstanceValidator {
-  const prune = pruner(cls);
+  const build = instanceBuilder(cls);
   const rules = compileRules(cls);
   const check = rules.kind === 'compiled' ? rules.check : undefined;
   return (value, prefix, details) => {
@@ -50,9 +49,7 @@ export function compileValidator(cls: Class): InstanceValidator {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
       return undefined;
     }
-    const { input, patch } = prune(value as Record<string, unknown>);
-    const instance = plainToInstance(cls, input) as Record<string, unknown>;
-    patch?.(instance);
+    const instance = build(value as Record<string, unknown>);
     if (check) {
       check(instance, prefix, details);
       return instance;
