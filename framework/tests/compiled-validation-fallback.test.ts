@@ -61,6 +61,7 @@ describe('compiled validation: what falls back to class-validator, and why', () 
       @Post('/plain') plain(@Body() body: Plain) { return body; }
       @Post('/slug') slug(@Body() body: Sluggy) { return body; }
       @Post('/handle') handle(@Body() body: Handle) { return body; }
+      @Post('/holds') holds(@Body() body: HoldsSluggy) { return body; }
       @Post('/plains') plains(@Body({ type: Plain }) items: Plain[]) { return items; }
     }
     const client = new TestClient(new BaseRouter().includeRouter(new Api()));
@@ -74,6 +75,11 @@ describe('compiled validation: what falls back to class-validator, and why', () 
     assert.deepEqual(slug.json().details, [{ location: 'body', field: 'slug', message: 'slug must be a slug' }]);
     const handle = await client.post('/handle', { json: { handle: 'taken' } });
     assert.deepEqual(handle.json().details, [{ location: 'body', field: 'handle', message: 'handle is taken' }]);
+    const holds = await client.post('/holds', { json: { n: 1.5, inner: { slug: 'No', x: 1 } } });
+    assert.deepEqual(holds.json().details, [
+      { location: 'body', field: 'n', message: 'n must be an integer number' },
+      { location: 'body', field: 'inner.slug', message: 'slug must be a slug' },
+    ]);
     assert.deepEqual((await client.post('/plains', { json: [{ name: 'a' }, { name: 'b', x: 1 }] })).json(), [{ name: 'a' }, { name: 'b' }]);
     const items = await client.post('/plains', { json: [{ name: 'abcd' }, 5] });
     assert.deepEqual(items.json().details, [
