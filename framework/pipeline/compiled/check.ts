@@ -110,7 +110,9 @@ function nestedValidator(checkOf: CheckOf) {
     const arrayLike = Array.isArray(value) || value instanceof Set || value instanceof Map;
     for (let n = 0; n < nested.length; n++) {
       if (!arrayLike) {
-        checkOf(value.constructor)(value, field, details);
+        // A JSON object's own `constructor` key (not a class) has no rules either: not class-validator's TypeError.
+        const cls: unknown = value.constructor;
+        (typeof cls === 'function' ? checkOf(cls) : unknownValueCheck)(value, field, details);
         continue;
       }
       const visit = (item: unknown, index: unknown): void => {
