@@ -196,7 +196,7 @@ function decorate(cls: Class, property: PropertySpec, siblings: string[]): void 
 }
 
 /**
- * Whether a class, or a class it nests through `@Type()`, holds a rule the compiler must leave to class-validator:
+ * Whether a class, or a class it validates as nested (`@ValidateNested() @Type()`), holds a rule the compiler must leave to class-validator:
  * read from class-validator's metadata, since a subclass redeclaring a property drops the base's rules of the same
  * type (`getTargetValidationMetadatas`).
  */
@@ -205,6 +205,8 @@ export function needsFallback(cls: Class, seen = new Set<Class>()): boolean {
   seen.add(cls);
   return cv.getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).some((metadata) => {
     if (metadata.groups?.length || metadata.constraintCls === IsEven || metadata.constraintCls === IsEvenLater) return true;
+    // a @Type() without @ValidateNested() is never validated: its class's rules do not matter
+    if (metadata.type !== 'nestedValidation') return false;
     const type = transformer.findTypeMetadata(cls, metadata.propertyName);
     return type !== undefined && needsFallback(type.typeFunction() as Class, seen);
   });
