@@ -15,7 +15,8 @@ const builders = new WeakMap<Class, InstanceBuilder>();
  *
  * A class whose properties carry no class-transformer decorator but a plain `@Type(() => Item)` on nested DTOs
  * (the same for every class it nests) is built without class-transformer: `new cls()`, then what
- * `plainToInstance` would do, key by key, from the metadata read here once (see instance-plan.ts). Any other
+ * `plainToInstance` would do, by a function generated per class from the metadata read once (instance-plan.ts),
+ * then the pruner's patch, generated alike. Any other
  * class (`@Transform`, `@Expose`, `@Exclude`, a `@Type` with options or not validated as nested...) keeps
  * class-transformer. Compiled on first use, so that a class nesting itself, or one declared later, compiles.
  *
@@ -50,9 +51,10 @@ export function buildsWithoutTransformer(cls: Class): boolean {
 function compile(cls: Class): InstanceBuilder {
   const plan = instancePlan(cls);
   if (!plan) return transformerPath(cls);
+  const { construct, patch } = codeOf(plan);
   return (plain) => {
-    const instance = construct(plan, plain);
-    patch(plan, instance, plain);
+    const instance = construct(plain);
+    patch(instance, plain);
     return instance;
   };
 }
@@ -60,65 +62,90 @@ function compile(cls: Class): InstanceBuilder {
 function transformerPath(cls: Class): InstanceBuilder {
   const prune = pruner(cls);
   return (plain) => {
-    const { input, patch: patchPlain } = prune(plain);
+    const { input, patch } = prune(plain);
     const instance = plainToInstance(cls, input) as Record<string, unknown>;
-    patchPlain?.(instance);
+    patch?.(instance);
     return instance;
   };
 }
 
-// What plainToInstance does with the pruned body: only nested fields reach it (plain ones are set by `patch`).
-function construct(plan: InstancePlan, plain: Record<string, unknown>): Record<string, unknown> {
-  const instance = new plan.cls() as Record<string, unknown>;
-  const usual = instance.constructor === plan.cls;
-  for (const step of plan.nested) {
-    const { key } = step;
-    if (!Object.hasOwn(plain, key)) continue;
-    // class-transformer skips a key its constructor's prototype has without setter, or a function on the instance.
-    if ((usual ? step.protoSkip : skipsOwnPrototype(instance, key)) || instance[key] instanceof Function) continue;
-    instance[key] = convert(step, plain[key]);
-  }
-  return instance;
+type Plain = Record<string, unknown>;
+interface Code {
+  /** What plainToInstance does with the pruned body: only nested properties reach it. */
+  construct: (plain: Plain) => Plain;
+  /** What the pruner's patch does after it: plain properties set, nested ones patched where they have any. */
+  patch: (instance: Plain, plain: Plain) => void;
+}
+
+const codes = new WeakMap<InstancePlan, Code>();
+
+// One function per class and step, with the property names as literals: V8 then sets them as fast as a class
+// constructor does (a loop over names sets each through a slow generic path, most of the time a plan saves).
+// Names enter the source only through JSON.stringify; everything else is an argument.
+function codeOf(plan: InstancePlan): Code {
+  let code = codes.get(plan);
+  if (code) return code;
+  const key = (step: { key: string }) => JSON.stringify(step.key);
+  const construct = new Function('cls', 'nested', 'hasOwn', 'skipsOwnPrototype', 'convert', `return (plain) => {
+    const instance = new cls();
+    const usual = instance.constructor === cls;
+    ${plan.nested.map((step, i) => `if (hasOwn(plain, ${key(step)}) &&
+      !((usual ? ${step.protoSkip} : skipsOwnPrototype(instance, ${key(step)})) || instance[${key(step)}] instanceof Function)) {
+      instance[${key(step)}] = convert(nested[${i}], plain[${key(step)}]);
+    }`).join('\n')}
+    return instance;
+  };`)(plan.cls, plan.nested, Object.hasOwn, skipsOwnPrototype, convert);
+  const patch = new Function('prototype', 'fields', 'hasOwn', 'getPrototypeOf', 'skipsAssign', 'patchNested', `return (instance, plain) => {
+    const usual = getPrototypeOf(instance) === prototype;
+    ${plan.fields.map((step, i) => step.kind === 'plain'
+      ? `if (hasOwn(plain, ${key(step)}) && !(usual ? ${step.skip} : skipsAssign(getPrototypeOf(instance), ${key(step)}))) {
+      instance[${key(step)}] = plain[${key(step)}];
+    }`
+      : `if (hasOwn(plain, ${key(step)})) patchNested(fields[${i}], instance, plain[${key(step)}]);`).join('\n')}
+  };`)(plan.cls.prototype, plan.fields, Object.hasOwn, Object.getPrototypeOf, skipsAssign, patchNested);
+  code = { construct, patch };
+  codes.set(plan, code);
+  return code;
+}
+
+// class-transformer's rule (TransformOperationExecutor): the key on the instance's constructor's prototype, no setter.
+function skipsOwnPrototype(instance: Plain, key: string): boolean {
+  const prototype = (instance.constructor as { prototype?: object }).prototype;
+  if (!prototype) return false;
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
+  return descriptor !== undefined && !descriptor.set;
 }
 
 function convert(step: NestedStep, value: unknown): unknown {
   if (Array.isArray(value)) {
+    const { construct } = codeOf(step.plan);
     const list = step.arrayType ? newArray(step.arrayType) : [];
     value.forEach((item) => {
       // The pruner hands an array in an array to class-transformer as it is.
-      const built = Array.isArray(item) ? plainToInstance(step.plan.cls, item) : isObject(item) ? construct(step.plan, item) : item;
+      const built = Array.isArray(item) ? plainToInstance(step.plan.cls, item) : isObject(item) ? construct(item) : item;
       if (list instanceof Set) list.add(built);
       else list.push(built);
     });
     return list;
   }
-  return isObject(value) ? construct(step.plan, value) : value;
+  return isObject(value) ? codeOf(step.plan).construct(value) : value;
 }
 
-// What the pruner's patch does after plainToInstance: plain fields set, nested ones patched where they have any.
-function patch(plan: InstancePlan, instance: Record<string, unknown>, plain: Record<string, unknown>): void {
-  const usual = Object.getPrototypeOf(instance) === plan.cls.prototype;
-  for (const step of plan.fields) {
-    const { key } = step;
-    if (!Object.hasOwn(plain, key)) continue;
-    const value = plain[key];
-    if (step.kind === 'plain') {
-      if (!(usual ? step.skip : skipsAssign(Object.getPrototypeOf(instance), key))) instance[key] = value;
-    } else if (isObject(value)) {
-      const nested = step.plan;
-      if (!Array.isArray(value)) {
-        if (!patches(nested, value)) continue;
-        const target = instance[key];
-        if (isObject(target)) patch(nested, target, value);
-      } else if (value.some((item) => isRecord(item) && patches(nested, item))) {
-        const list = instance[key];
-        if (!Array.isArray(list)) continue;
-        value.forEach((item, i) => {
-          const target = list[i];
-          if (isObject(target) && isRecord(item) && patches(nested, item)) patch(nested, target, item);
-        });
-      }
-    }
+function patchNested(step: NestedStep, instance: Plain, value: unknown): void {
+  if (!isObject(value)) return;
+  const nested = step.plan;
+  if (!Array.isArray(value)) {
+    if (!patches(nested, value)) return;
+    const target = instance[step.key];
+    if (isObject(target)) codeOf(nested).patch(target, value);
+  } else if (value.some((item) => isRecord(item) && patches(nested, item))) {
+    const list = instance[step.key];
+    if (!Array.isArray(list)) return;
+    const { patch } = codeOf(nested);
+    value.forEach((item, i) => {
+      const target = list[i];
+      if (isObject(target) && isRecord(item) && patches(nested, item)) patch(target, item);
+    });
   }
 }
 
@@ -136,14 +163,6 @@ function patches(plan: InstancePlan, plain: Record<string, unknown>): boolean {
     }
   }
   return false;
-}
-
-// class-transformer's rule (TransformOperationExecutor): the key on the instance's constructor's prototype, no setter.
-function skipsOwnPrototype(instance: Record<string, unknown>, key: string): boolean {
-  const prototype = (instance.constructor as { prototype?: object }).prototype;
-  if (!prototype) return false;
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
-  return descriptor !== undefined && !descriptor.set;
 }
 
 // class-transformer's instantiateArrayType.

@@ -266,6 +266,23 @@ describe('instanceBuilder: without class-transformer, the same instance', () => 
     assertSame(order, transformerPath(Order)(JSON.parse(JSON.stringify(body))));
   });
 
+  it('looks at no key of the body but the declared ones, at any depth', () => {
+    const touched = new Set<string>();
+    const watched = (target: object, path: string): object =>
+      new Proxy(target, {
+        ownKeys: () => assert.fail(`${path}: keys listed`),
+        getOwnPropertyDescriptor: (t, key) => (touched.add(`${path}.${String(key)}`), Reflect.getOwnPropertyDescriptor(t, key)),
+        get: (t, key) => (touched.add(`${path}.${String(key)}`), Reflect.get(t, key)),
+        has: (t, key) => (touched.add(`${path}.${String(key)}`), Reflect.has(t, key)),
+      });
+    const undeclared = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`junk${i}`, i]));
+    const line = watched({ ...undeclared, sku: 's', quantity: 1 }, 'line');
+    const body = watched({ ...undeclared, reference: 'r', lines: [line], address: watched({ ...undeclared, city: 'c' }, 'address') }, 'order');
+    instanceBuilder(Order)(body as Record<string, unknown>);
+    assert.ok(touched.has('order.reference') && touched.has('line.sku') && touched.has('address.city'));
+    assert.deepEqual([...touched].filter((key) => key.includes('junk')), []);
+  });
+
   it('matches the class-transformer path on generated bodies (fast-check, fixed seed)', () => {
     const value = fc.jsonValue({ maxDepth: 3 });
     const address = fc.oneof(value, fc.record({ city: value, zip: value, junk: value }, { requiredKeys: [] }));
