@@ -18,6 +18,7 @@ import type { Class } from './metadata';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
 import type { ReadOptions } from './source/types/read';
 import type { TypeTable } from './source/types/table';
+import type { Controller } from './router';
 
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
@@ -61,4 +62,21 @@ export const isMiddlewareClass: (value: unknown) => value is Class<Middleware> =
 export function readSourceTypes(files: readonly string[], options?: ReadOptions): TypeTable | undefined {
   // Loaded on use: a built app loads this entry point and never reads a source.
   return (require('./source/types/read') as typeof import('./source/types/read')).readSourceTypes(files, options);
+}
+
+/**
+ * Compiles the response serializers of every route of `routers` into the project's cache (standalone
+ * fast-json-stringify code), as the app does when it starts, so that a build's first start finds them; `types`
+ * keyed by the files the routes are declared in. Nothing is built. Resolves to the number of routes with a shape.
+ *
+ * @example
+ * ```ts
+ * precompileResponseShapes([TaskRouter], readSourceTypes(['/home/me/demo/dist/routers/tasks.js'])); // 3
+ * ```
+ */
+export function precompileResponseShapes(routers: ReadonlyArray<Class<Controller>>, types: TypeTable | undefined): number {
+  const { ResponseShaper } = require('./pipeline/response-shape') as typeof import('./pipeline/response-shape');
+  const { collectRoutes } = require('./routing/collect') as typeof import('./routing/collect');
+  const shaper = new ResponseShaper(types);
+  return routers.flatMap((cls) => collectRoutes(cls)).filter((route) => shaper.shapesOf(route)).length;
 }

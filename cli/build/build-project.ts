@@ -2,6 +2,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
 import { CONFIG_FILE, createConfigSnapshot, createManifest, discover, formatProblem, MANIFEST_FILE, openProject, sourceFiles } from '../../runtime';
+import type { TypeTable } from '../../framework/index';
+import { precompileResponseShapes } from '../../framework/inspect';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { copyAssets } from './assets';
@@ -56,10 +58,18 @@ export function buildProject(path: string, output: BuildOutput): void {
   const manifest = createManifest(outDir, discovery, { trellis: version, docComments, configSnapshot, sourceTypes });
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, 'main.js'), MAIN_JS);
+  // The built app's first start then finds its response serializers compiled (fast-json-stringify's compiler
+  // and ajv are not loaded to serve).
+  precompileResponseShapes(discovery.routers.map((found) => found.cls), sourceTypes && underBuild(sourceTypes, outDir));
 
   const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
   output.out(messages.build.built(shownOut, discovery.routers.length, discovery.services.length, middleware, compiled.files.length));
   output.out(messages.build.next(join(shownOut, 'main.js')));
+}
+
+// The table keyed by files relative to the build, as the manifest has it, keyed by absolute path again.
+function underBuild(table: TypeTable, outDir: string): TypeTable {
+  return { files: Object.fromEntries(Object.entries(table.files).map(([file, methods]) => [join(outDir, file), methods])), schemas: table.schemas };
 }
 
 function isModuleScope(dir: string): boolean {

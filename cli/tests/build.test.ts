@@ -161,6 +161,9 @@ describe('trellis build', () => {
     assert.ok(modules.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))), 'the probe saw the app');
     const cli = join(work, 'trellis', 'dist', 'cli');
     assert.deepEqual(modules.filter((file) => file.endsWith('.ts') || /[/\\](typescript|@swc|ts-json-schema-generator)[/\\]/.test(file) || file.startsWith(cli) || file.startsWith(join(ROOT, 'cli'))), []);
+    // Response serializers were compiled by the build: neither fast-json-stringify's compiler nor ajv is loaded.
+    assert.deepEqual(modules.filter((file) => /[/\\]ajv[/\\]/.test(file) || /fast-json-stringify[/\\]index\.js$/.test(file)), []);
+    assert.ok(modules.some((file) => /fast-json-stringify[/\\]lib[/\\]serializer\.js$/.test(file)), 'the shaped routes use the compiled serializers');
     // The source types come from the manifest: the reader is never loaded.
     assert.deepEqual(modules.filter((file) => /[/\\]source[/\\]types[/\\]read\.js$/.test(file)), []);
     // Nor, to start, a YAML parser: config.yaml is read from the manifest's snapshot while the file is as built.
