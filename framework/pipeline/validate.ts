@@ -52,16 +52,31 @@ export function compileValidator(cls: Class): InstanceValidator {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
       return undefined;
     }
-    const instance = build(value as Record<string, unknown>);
-    if (check) {
-      check(instance, prefix, details);
-      return instance;
+    try {
+      const instance = build(value as Record<string, unknown>);
+      if (check) {
+        check(instance, prefix, details);
+        return instance;
+      }
+      // class-validator throws some rules' errors synchronously, others as a rejection.
+      return validate(instance, OPTIONS).then(
+        (errors) => {
+          collectAll(errors, prefix, details);
+          return instance;
+        },
+        () => unreadable(prefix, details),
+      );
+    } catch {
+      return unreadable(prefix, details);
     }
-    return validate(instance, OPTIONS).then((errors) => {
-      collectAll(errors, prefix, details);
-      return instance;
-    });
   };
+}
+
+// class-transformer and class-validator throw on some bodies (an array of arrays where DTOs are declared holding an
+// object whose own `constructor` is not a class; a nested `constructor: null`): those are the client's 422, not a 500.
+function unreadable(prefix: string, details: ValidationDetail[]): undefined {
+  details.push({ location: 'body', field: prefix, message: 'Input could not be validated' });
+  return undefined;
 }
 
 function collectAll(errors: ValidationError[], prefix: string, details: ValidationDetail[]): void {
