@@ -22,6 +22,8 @@ export interface StallTimeouts {
  *   waits to be sent: a stream or event source with nothing new to say is not a stalled client.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
+ *   A body is watched only if it is still incomplete once the bytes that carried its headers are parsed (a
+ *   microtask later): a small body sent with its headers costs no timer and no listener.
  *
  * A timeout of 0 turns that check off.
  */
@@ -31,9 +33,23 @@ export function withStallTimeouts(listener: RequestListener, timeouts: StallTime
     // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
     if (this.headersSent && !this.writableFinished && this.writableLength > 0) this.destroy();
   };
+  // Requests whose body had not arrived when the listener ran, looked at again once the data that brought their
+  // headers is parsed: a body in the same packet (nearly every JSON POST) is complete by then and is never watched.
+  const pending: Array<IncomingMessage | ServerResponse> = [];
+  const watchPending = () => {
+    for (let i = 0; i < pending.length; i += 2) {
+      const req = pending[i] as IncomingMessage;
+      const res = pending[i + 1] as ServerResponse;
+      if (!req.complete && !res.headersSent && !res.closed) watchBody(req, res, bodyTimeout);
+    }
+    pending.length = 0;
+  };
   return (req, res) => {
     if (sendTimeout > 0) res.setTimeout(sendTimeout, onSendIdle);
-    if (bodyTimeout > 0 && !req.complete && hasBody(req)) watchBody(req, res, bodyTimeout);
+    if (bodyTimeout > 0 && !req.complete && hasBody(req)) {
+      if (pending.length === 0) queueMicrotask(watchPending);
+      pending.push(req, res);
+    }
     listener(req, res);
   };
 }
