@@ -341,6 +341,7 @@ export class BaseRouter {
   }
 
   readonly #listener: RequestListener = (req, res) => {
+    // Frozen once (reading `handler` froze it already): a frozen app skips listing its consumers per request.
     if (!this.#frozen) this.#freeze();
     const dispatcher = this.#dispatcher;
     const url = req.url ?? '/';

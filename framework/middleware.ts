@@ -2,7 +2,7 @@ import type { ExpressMiddleware } from './express/adapter';
 import type { Class } from './metadata';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
-import type { Response } from './response';
+import { Response } from './response';
 import type { SecurityDeclaration } from './security';
 
 /** Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses). */
@@ -67,16 +67,45 @@ export function compose(
   onError: (error: unknown, request: Request) => Response | Promise<Response>,
 ): CallNext {
   let next = endpoint;
-  for (let i = middleware.length - 1; i >= 0; i--) {
-    const step = middleware[i];
-    const downstream = next;
-    next = async (request) => {
-      try {
-        return await settle(await step.dispatch(request, downstream), request);
-      } catch (error) {
-        return onError(error, request);
-      }
-    };
-  }
+  for (let i = middleware.length - 1; i >= 0; i--) next = guarded(middleware[i], next, onError);
   return next;
+}
+
+// One step, without `async`: a middleware's promise is followed by one `then`, not an `await` per value.
+function guarded(
+  step: Middleware,
+  downstream: CallNext,
+  onError: (error: unknown, request: Request) => Response | Promise<Response>,
+): CallNext {
+  const fail = (error: unknown, request: Request): Promise<Response> => {
+    try {
+      return Promise.resolve(onError(error, request));
+    } catch (failure) {
+      return Promise.reject(failure);
+    }
+  };
+  const settled = (response: Response, request: Request): Response | Promise<Response> => {
+    try {
+      const result = settle(response, request);
+      return result === response ? result : Promise.resolve(result).then(undefined, (error: unknown) => fail(error, request));
+    } catch (error) {
+      return fail(error, request);
+    }
+  };
+  return (request) => {
+    let result: Response | Promise<Response>;
+    try {
+      result = step.dispatch(request, downstream);
+    } catch (error) {
+      return fail(error, request);
+    }
+    if (!(result instanceof Response)) {
+      // A promise (or any thenable; anything else fails in `settle` as it would after an `await`).
+      return Promise.resolve(result).then(
+        (response: Response) => settled(response, request),
+        (error: unknown) => fail(error, request),
+      );
+    }
+    return Promise.resolve(settled(result, request));
+  };
 }

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
 
@@ -9,33 +10,67 @@ export interface StallTimeouts {
   sendTimeout: number;
 }
 
+/** Marks a socket that has had a request: from then on, its idle timer firing with no response under way is Node's keep-alive timer. */
+const SERVED = Symbol('trellis.served');
+
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SERVED]?: boolean };
+
 /**
- * Wraps `listener` so a client that stops sending its body, or stops reading its response, loses its socket
- * (nginx's `client_body_timeout` and `send_timeout`). Both count time *without progress*, never the whole
- * transfer: a slow upload or download that keeps moving bytes is never cut.
+ * Makes a client that stops sending its body, or stops reading its response, lose its socket (nginx's
+ * `client_body_timeout` and `send_timeout`): returns `listener` wrapped, and sets the send timeout on `server`.
+ * Both count time *without progress*, never the whole transfer: a slow upload or download that keeps moving
+ * bytes is never cut.
  *
- * - Sending: Node's socket idle timer (`res.setTimeout`). Node refreshes it whenever a write is handed to the
- *   socket or completes, and when it fires during a large write it checks whether the kernel took any of the
- *   bytes queued since (`writeQueueSize`) and re-arms if so: it fires only when nothing moved for the whole time.
+ * - Sending: Node's socket idle timer, armed once per server (`server.timeout`): Node sets it on every socket
+ *   when it connects and again when each request arrives (it replaces the keep-alive timer between requests),
+ *   so no request pays for a timer of its own. Node refreshes it whenever a write is handed to the socket or
+ *   completes, and when it fires during a large write it checks whether the kernel took any of the bytes
+ *   queued since (`writeQueueSize`) and re-arms if so: it fires only when nothing moved for the whole time.
  *   Firing before the response started (the handler is still working, or the body is still arriving) is
  *   ignored: a slow handler is the app's business, a slow body the check below. So is firing while no byte
- *   waits to be sent: a stream or event source with nothing new to say is not a stalled client.
+ *   waits to be sent: a stream or event source with nothing new to say is not a stalled client. With no
+ *   response under way, the timer that fired is the keep-alive one and the socket is closed as Node closes
+ *   it; before the socket's first request, it is left to `headersTimeout`.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
+ *   A body is watched only if it is still incomplete once the bytes that carried its headers are parsed (a
+ *   microtask later): a small body sent with its headers costs no timer and no listener.
  *
  * A timeout of 0 turns that check off.
  */
-export function withStallTimeouts(listener: RequestListener, timeouts: StallTimeouts): RequestListener {
+export function withStallTimeouts(server: Server, listener: RequestListener, timeouts: StallTimeouts): RequestListener {
   const { bodyTimeout, sendTimeout } = timeouts;
-  const onSendIdle = function (this: ServerResponse) {
-    // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
-    if (this.headersSent && !this.writableFinished && this.writableLength > 0) this.destroy();
+  if (sendTimeout > 0) {
+    server.timeout = sendTimeout;
+    server.on('timeout', onSocketIdle);
+  }
+  // Requests whose body had not arrived when the listener ran, looked at again once the data that brought their
+  // headers is parsed: a body in the same packet (nearly every JSON POST) is complete by then and is never watched.
+  const pending: Array<IncomingMessage | ServerResponse> = [];
+  const watchPending = () => {
+    for (let i = 0; i < pending.length; i += 2) {
+      const req = pending[i] as IncomingMessage;
+      const res = pending[i + 1] as ServerResponse;
+      if (!req.complete && !res.headersSent && !res.closed) watchBody(req, res, bodyTimeout);
+    }
+    pending.length = 0;
   };
   return (req, res) => {
-    if (sendTimeout > 0) res.setTimeout(sendTimeout, onSendIdle);
-    if (bodyTimeout > 0 && !req.complete && hasBody(req)) watchBody(req, res, bodyTimeout);
+    (req.socket as ServerSocket)[SERVED] = true;
+    if (bodyTimeout > 0 && !req.complete && hasBody(req)) {
+      if (pending.length === 0) queueMicrotask(watchPending);
+      pending.push(req, res);
+    }
     listener(req, res);
   };
+}
+
+function onSocketIdle(socket: ServerSocket): void {
+  const res = socket._httpMessage;
+  if (res) {
+    // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
+    if (res.headersSent && !res.writableFinished && res.writableLength > 0) res.destroy();
+  } else if (socket[SERVED]) socket.destroy();
 }
 
 function hasBody(req: IncomingMessage): boolean {

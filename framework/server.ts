@@ -74,7 +74,10 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
       // The listener answers a missing Host with the JSON 400 and request id every response has (Node's own has neither).
       requireHostHeader: false,
     },
-    withStallTimeouts(listener, {
+  );
+  server.on(
+    'request',
+    withStallTimeouts(server, listener, {
       bodyTimeout: options.bodyTimeout ?? LISTEN_DEFAULTS.bodyTimeout,
       sendTimeout: options.sendTimeout ?? LISTEN_DEFAULTS.sendTimeout,
     }),

@@ -1,11 +1,19 @@
 import { createLogger, type Logger } from '../framework/index';
 import { BatchedDestination } from './log-destination';
 
+// What a JSON string needs escaped (pino's rule); anything else is written between quotes as it is.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+// pino's numeric level of `info`, and of the logger's current level (`levelVal`).
+const INFO = 30;
+
 /**
  * The log of `trellis run` and of a built app: one pino logger (the framework's `createLogger`) for the access
  * lines, the app's unexpected errors and what handlers write to `request.log`. On a terminal its lines are
  * pino-pretty's; otherwise JSON lines (`level`, epoch `time`, fields, `msg`) written in batches off the request
- * path by a {@link BatchedDestination}.
+ * path by a {@link BatchedDestination}. The access line, written once per request, is built by hand in exactly
+ * pino's JSON (same keys, order and escaping) and written to the same destination, in order with pino's own
+ * lines: 0.7 µs a line instead of pino's 1.7 µs (`bench/micro/access-line.js`).
  *
  * @example
  * ```ts
@@ -30,7 +38,13 @@ export class RunLog {
    * answered with (`reqId`, as on the app's own lines about the request).
    */
   access(method: string, path: string, status: number, ms: number, reqId: string | undefined): void {
-    this.logger.info({ method, path, status, ms, reqId }, 'request');
+    const batched = this.#batched;
+    if (!batched) return void this.logger.info({ method, path, status, ms, reqId }, 'request');
+    if ((this.logger as Logger & { levelVal: number }).levelVal > INFO) return;
+    // pino leaves out an undefined field, and writes a number as JavaScript prints it.
+    const id = reqId === undefined ? '' : `,"reqId":${jsonString(reqId)}`;
+    // A method is an HTTP token (letters, as Node's parser takes them): nothing in it to escape.
+    batched.write(`{"level":30,"time":${Date.now()},"method":"${method}","path":${jsonString(path)},"status":${status},"ms":${ms}${id},"msg":"request"}\n`);
   }
 
   /** Writes what is pending now; `done` runs once the output has taken it. */

@@ -99,6 +99,10 @@ export function parseJson(bytes: Buffer, limits: Readonly<JsonLimits> = DEFAULT_
 }
 
 const OBJECT = 1;
+// The scan's stack of open containers (kind, and keys or items so far), one pair per level: made once, since the
+// scan runs synchronously and sets a level before reading it (allocating them took as long as scanning a small body).
+const KINDS = new Uint8Array(MAX_JSON_DEPTH + 1);
+const COUNTS = new Uint32Array(MAX_JSON_DEPTH + 1);
 
 // One pass over the bytes, skipping strings; cheaper than parsing and stops at the first excess. A stack of
 // open containers counts the keys (colons) of each object, and commas count the items of a top-level array.
@@ -110,8 +114,9 @@ function scan(
   maxJsonContainers: number,
   maxItems: number,
 ): 'depth' | 'keys' | 'containers' | 'items' | undefined {
-  const kinds = new Uint8Array(maxDepth + 1);
-  const keys = new Uint32Array(maxDepth + 1);
+  const kinds = maxDepth <= MAX_JSON_DEPTH ? KINDS : new Uint8Array(maxDepth + 1);
+  const keys = maxDepth <= MAX_JSON_DEPTH ? COUNTS : new Uint32Array(maxDepth + 1);
+  kinds[0] = 0;
   let depth = 0;
   let containers = 0;
   let inString = false;
@@ -146,6 +151,7 @@ export function announcesBody(headers: IncomingHttpHeaders): boolean {
  * refused too: browsers send such a POST cross-site without asking first (no CORS preflight).
  */
 export function assertJsonContentType(contentType: string | undefined): void {
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return; // the usual ones
   if (!contentType) throw new HTTPException(415, 'Content-Type must be application/json');
   const [type, ...parameters] = contentType.split(';');
   const mime = type.trim().toLowerCase();

@@ -103,6 +103,33 @@ describe('sendTimeout (a client that stops reading)', () => {
   });
 });
 
+describe('sendTimeout and idle sockets', () => {
+  it('leaves a socket that has sent nothing yet to headersTimeout, even past sendTimeout, and serves it', async () => {
+    const socket = await open();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assert.equal(socket.destroyed, false);
+    socket.write('GET /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const text = (await readSlowly(socket, 0)).toString();
+    assert.match(text, /^HTTP\/1\.1 200/);
+  });
+
+  it('still closes a keep-alive socket idle past keepAliveTimeout after its response', { timeout: 15_000 }, async () => {
+    const keepAlive = await listen(app.handler, { host: '127.0.0.1', port: 0, sendTimeout: 5_000, keepAliveTimeout: 200 });
+    try {
+      const socket = await open((keepAlive.address() as AddressInfo).port);
+      const started = Date.now();
+      socket.write('GET /small HTTP/1.1\r\nHost: x\r\n\r\n');
+      const text = (await readSlowly(socket, 0)).toString();
+      assert.match(text, /^HTTP\/1\.1 200/);
+      // Node's keep-alive timer is keepAliveTimeout + 1 s; well before sendTimeout.
+      assert.ok(Date.now() - started < 4_000, `closed after ${Date.now() - started} ms`);
+    } finally {
+      keepAlive.closeAllConnections();
+      await new Promise((resolve) => keepAlive.close(resolve));
+    }
+  });
+});
+
 describe('bodyTimeout (a body that stops arriving)', () => {
   it('answers 408 {error} and closes the socket when the body stops arriving', { timeout: 15_000 }, async () => {
     const socket = await open();

@@ -113,6 +113,31 @@ describe('RunLog', () => {
     assert.deepEqual([second.method, second.path, second.status, second.ms, second.reqId], ['POST', '/plain', 201, 0, 'id"1']);
   });
 
+  it("writes the access line byte for byte as pino writes the same fields (the line is built by hand), in order with pino's lines", () => {
+    const captured = new Captured();
+    const cases: Array<[string, string, number, number, string | undefined]> = [
+      ['GET', '/tasks/1', 200, 0.42, 'b2f-1'],
+      ['POST', '/a"b\\c\u0001d/é\u007f\u00ff', 201, 12, 'id"1'],
+      ['DELETE', `/${'y'.repeat(60)}"`, 500, 1e-7, 'z'],
+      ['GET', '/x', 499, 0, undefined],
+    ];
+    for (const [method, path, status, ms, reqId] of cases) {
+      captured.log.access(method, path, status, ms, reqId);
+      captured.log.logger.info({ method, path, status, ms, reqId }, 'request');
+    }
+    captured.log.flush();
+    const lines = captured.chunks.join('').split('\n').filter(Boolean).map((line) => line.replace(/"time":\d+,/, ''));
+    assert.equal(lines.length, 2 * cases.length);
+    for (let i = 0; i < lines.length; i += 2) assert.equal(lines[i], lines[i + 1]);
+  });
+
+  it('writes no access line when the logger is set above info', () => {
+    const captured = new Captured();
+    (captured.log.logger as unknown as { level: string }).level = 'warn';
+    captured.log.access('GET', '/quiet', 200, 1, 'q');
+    assert.deepEqual(captured.lines(), []);
+  });
+
   it("is the app's logger: an unexpected error and request.log lines carry the reqId of the request's access line", async () => {
     class Probe extends router('/probe') {
       @Get('/read') read(@Req() request: Request) {
