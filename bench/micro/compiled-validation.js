@@ -22,6 +22,7 @@ const { TaskIn } = require('../../blueprints/project/routers/tasks');
 const { ProductIn } = require('../../blueprints/project/routers/products');
 const { UserIn } = require('../../blueprints/project/routers/users');
 const { median, rotate } = require('../lib/stats');
+const { option, time } = require('./timing');
 
 const OPTIONS = { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
 
@@ -77,20 +78,6 @@ function collect(error, prefix, details) {
   const field = joinField(prefix, error.property);
   for (const message of Object.values(error.constraints ?? {})) details.push({ location: 'body', field, message });
   for (const child of error.children ?? []) collect(child, field, details);
-}
-
-/** CPU ns per body of `iterations` sequential runs, each awaited as the body extractor awaits it. */
-async function time(run, body, iterations) {
-  const extract = async (details) => run(body, details);
-  const started = process.cpuUsage();
-  for (let i = 0; i < iterations; i++) await extract([]);
-  const { user, system } = process.cpuUsage(started);
-  return ((user + system) * 1000) / iterations;
-}
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
 async function main() {

@@ -19,6 +19,7 @@ const { TaskIn } = require('../../blueprints/project/routers/tasks');
 const { ProductIn } = require('../../blueprints/project/routers/products');
 const { UserIn } = require('../../blueprints/project/routers/users');
 const { median, rotate } = require('../lib/stats');
+const { option, time } = require('./timing');
 
 const OPTIONS = { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
 
@@ -71,23 +72,6 @@ function collectAll(errors, details) {
     for (const message of Object.values(error.constraints ?? {})) details.push({ field: error.property, message });
     if (error.children?.length) collectAll(error.children, details);
   }
-}
-
-/**
- * CPU ns per body of `iterations` sequential runs, each awaited as the body extractor awaits it. CPU time of the
- * process (GC included) rather than wall time: other work on the core does not count.
- */
-async function time(run, body, iterations) {
-  const extract = async (details) => run(body, details); // as bodyExtractor: an async function returning it
-  const started = process.cpuUsage();
-  for (let i = 0; i < iterations; i++) await extract([]);
-  const { user, system } = process.cpuUsage(started);
-  return ((user + system) * 1000) / iterations;
-}
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
 async function main() {
