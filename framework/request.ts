@@ -3,7 +3,8 @@ import { parse as parseQuery } from 'fast-querystring';
 import { parseCookies } from './cookies';
 import type { Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
-import { readBody, parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
+import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
+import { readBody } from './pipeline/read-body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -201,11 +202,11 @@ export class Request {
    * `maxJsonContainers` objects and arrays, and an array of more than
    * `maxItems` items when given.
    */
-  async json(maxItems?: number): Promise<unknown> {
+  json(maxItems?: number): Promise<unknown> {
     // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
     const parsed = this.raw as IncomingMessage & { body?: unknown };
-    if (parsed.readableEnded && parsed.body !== undefined) return parsed.body;
-    return parseJson(await this.body(), this.jsonLimits, maxItems);
+    if (parsed.readableEnded && parsed.body !== undefined) return Promise.resolve(parsed.body);
+    return this.body().then((bytes) => parseJson(bytes, this.jsonLimits, maxItems));
   }
 
   /**

@@ -33,8 +33,8 @@ type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SERVED]?: 
  *   it; before the socket's first request, it is left to `headersTimeout`.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
- *   A body is watched only if it is still incomplete once the bytes that carried its headers are parsed (a
- *   microtask later): a small body sent with its headers costs no timer and no listener.
+ *   A body is watched only if it is still incomplete once the bytes that carried its headers are parsed (in
+ *   the loop's next check phase): a small body sent with its headers costs no timer and no listener.
  *
  * A timeout of 0 turns that check off.
  */
@@ -46,6 +46,8 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
   }
   // Requests whose body had not arrived when the listener ran, looked at again once the data that brought their
   // headers is parsed: a body in the same packet (nearly every JSON POST) is complete by then and is never watched.
+  // Not a microtask: Node runs those between a request's headers and its body of the same packet; an immediate
+  // runs after the whole packet is parsed.
   const pending: Array<IncomingMessage | ServerResponse> = [];
   const watchPending = () => {
     for (let i = 0; i < pending.length; i += 2) {
@@ -58,7 +60,7 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
   return (req, res) => {
     (req.socket as ServerSocket)[SERVED] = true;
     if (bodyTimeout > 0 && !req.complete && hasBody(req)) {
-      if (pending.length === 0) queueMicrotask(watchPending);
+      if (pending.length === 0) setImmediate(watchPending);
       pending.push(req, res);
     }
     listener(req, res);

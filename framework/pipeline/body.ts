@@ -1,47 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
 import secureJson from 'secure-json-parse';
 import { HTTPException } from '../http-exception';
-
-// Loaded by the first body read: serving GETs, the app never pays for it at startup.
-let getRawBody: typeof import('raw-body') | undefined;
-
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
-/**
- * Reads the whole body, decoding gzip/deflate/br. `limit` bounds the decoded size (413), so a small
- * compressed body that inflates past it is refused too; a Content-Length that does not match is a 400.
- */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let stream: Readable = req;
-  let length: string | undefined = req.headers['content-length'];
-  if (encoding !== 'identity') {
-    const decoder = DECODERS[encoding];
-    if (!decoder) throw new HTTPException(415, `Unsupported Content-Encoding "${encoding}"`);
-    const decoded = decoder();
-    req.pipe(decoded);
-    stream = decoded as unknown as Readable;
-    length = undefined;
-  }
-  getRawBody ??= require('raw-body') as typeof import('raw-body');
-  try {
-    return await getRawBody(stream, { limit, length });
-  } catch (error) {
-    const e = error as { type?: string; code?: string };
-    if (encoding !== 'identity') req.unpipe().resume(); // drain what is left so the socket can be reused
-    if (e.type === 'entity.too.large') throw new HTTPException(413, `Request body is larger than ${limit} bytes`);
-    if (e.type === 'request.aborted') throw new HTTPException(400, 'Request aborted');
-    if (e.code?.startsWith('Z_') || e.code === 'ERR__ERROR') throw new HTTPException(400, 'Request body could not be decoded');
-    throw new HTTPException(400, 'Request body could not be read');
-  }
-}
 
 /** Deeper JSON is refused: validators and transformers recurse, and no API needs more. */
 export const MAX_JSON_DEPTH = 64;

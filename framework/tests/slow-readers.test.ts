@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import { BaseRouter, Get, Post, Request, router, type Server } from '../index';
 import { listen } from '../server';
 import { Req } from '../param';
@@ -151,6 +151,20 @@ describe('bodyTimeout (a body that stops arriving)', () => {
     const text = (await readSlowly(socket, 0)).toString();
     assert.match(text, /^HTTP\/1\.1 200/);
     assert.ok(text.endsWith('{"length":10}'), text);
+  });
+
+  it('watches no body that came with its headers: a JSON POST in one packet starts no timer', async () => {
+    const socket = await open();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const intervals = mock.method(globalThis, 'setInterval');
+    try {
+      socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nConnection: close\r\n\r\n' + 'a'.repeat(10));
+      const text = (await readSlowly(socket, 0)).toString();
+      assert.ok(text.endsWith('{"length":10}'), text);
+      assert.deepEqual(intervals.mock.calls.map((call) => call.arguments[1]), []);
+    } finally {
+      intervals.mock.restore();
+    }
   });
 });
 
