@@ -74,7 +74,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
  * so that what is ready (arguments of a GET, a handler's plain value, a response with nothing to prepare)
  * passes on at once instead of one microtask per `await`; any failure, thrown or rejected, goes to `onError`.
  */
-function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Promise<Response>): CallNext {
+function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Response | Promise<Response>): CallNext {
   const { instance: router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
@@ -104,7 +104,7 @@ function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onErro
     try {
       args = readArguments(request);
     } catch (error) {
-      return onError(error, request);
+      return Promise.resolve(onError(error, request));
     }
     if (args instanceof Promise) {
       return args.then(
@@ -122,20 +122,26 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * An error's response: the exception handlers' answer, settled. Should settling it fail too (a template
- * an error handler renders is missing), that failure is answered once more; a third is a bare 500.
+ * An error's response: the exception handlers' answer, settled; synchronous when both are (a 422 or a 404
+ * with no handler registered for it). Should settling it fail too (a template an error handler renders is
+ * missing), that failure is answered once more; a third is a bare 500.
  */
-function errorResponder({ exceptions, logger }: DispatchContext): (error: unknown, request: Request) => Promise<Response> {
-  return async (error, request) => {
+function errorResponder({ exceptions, logger }: DispatchContext): (error: unknown, request: Request) => Response | Promise<Response> {
+  const retry = async (failure: unknown, request: Request): Promise<Response> => {
     try {
-      return await settle(await exceptions.handle(error, request), request);
+      return await settle(await exceptions.handle(failure, request), request);
+    } catch (last) {
+      report(logger, request, 'the error response failed', last);
+      return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+    }
+  };
+  return (error, request) => {
+    try {
+      const handled = exceptions.handle(error, request);
+      const settled = handled instanceof Response ? settle(handled, request) : handled.then((response) => settle(response, request));
+      return settled instanceof Response ? settled : settled.then(undefined, (failure: unknown) => retry(failure, request));
     } catch (failure) {
-      try {
-        return await settle(await exceptions.handle(failure, request), request);
-      } catch (last) {
-        report(logger, request, 'the error response failed', last);
-        return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
-      }
+      return retry(failure, request);
     }
   };
 }

@@ -77,18 +77,28 @@ export class RequestValidationError extends HTTPException {
 }
 
 function boundedDetails(details: ValidationDetail[]): ValidationDetail[] {
+  const bounded = details.slice(0, MAX_VALIDATION_DETAILS).map((detail) => ({
+    location: detail.location,
+    field: cut(detail.field, MAX_FIELD),
+    message: cut(detail.message, MAX_MESSAGE),
+  }));
+  // JSON escapes can make a character (a UTF-16 unit) six bytes. When even that many fit, all are listed;
+  // only then is what will be sent measured, detail by detail (a few short details are never stringified twice).
+  let most = ENVELOPE_BYTES;
+  for (const detail of bounded) most += DETAIL_BYTES + 6 * (detail.location.length + detail.field.length + detail.message.length);
+  if (most <= MAX_VALIDATION_BODY_BYTES) return bounded;
   const listed: ValidationDetail[] = [];
   let bytes = ENVELOPE_BYTES;
-  for (const detail of details) {
-    if (listed.length === MAX_VALIDATION_DETAILS) break;
-    const bounded = { location: detail.location, field: cut(detail.field, MAX_FIELD), message: cut(detail.message, MAX_MESSAGE) };
-    // JSON escapes can make a character six bytes: measure what will be sent.
-    bytes += Buffer.byteLength(JSON.stringify(bounded)) + 1;
+  for (const detail of bounded) {
+    bytes += Buffer.byteLength(JSON.stringify(detail)) + 1;
     if (bytes > MAX_VALIDATION_BODY_BYTES) break;
-    listed.push(bounded);
+    listed.push(detail);
   }
   return listed;
 }
+
+// The bytes of a detail besides its three values: `{"location":"","field":"","message":""},`.
+const DETAIL_BYTES = 40;
 
 function cut(text: string, max: number): string {
   if (typeof text !== 'string') text = String(text);
