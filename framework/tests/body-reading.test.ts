@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Middleware, Post, Request, router, type CallNext, type Server } from '../index';
+import { BaseRouter, Get, Middleware, Post, Request, router, type CallNext, type Server } from '../index';
 import { Req } from '../param';
 
 // The body reader (pipeline/read-body.ts) over a real socket: what arrives split, late, short, or too long.
@@ -9,6 +9,7 @@ let handled = 0;
 const outcomes: number[] = [];
 
 class Api extends router('/') {
+  @Get('/ping') ping() { return { pong: true }; }
   @Post('/echo') async echo(@Req() request: Request) {
     const body = await request.json();
     handled++;
@@ -96,5 +97,31 @@ describe('reading a body', () => {
     assert.deepEqual(outcomes.slice(before.answered), [400], 'the read ended ("Request aborted") instead of waiting');
     const next = await fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1]' });
     assert.deepEqual(await next.json(), { body: [1] });
+  });
+});
+
+describe('keeping the connection', () => {
+  it('keeps a socket whose requests frame no body, answered before Node marks them complete, for the next request', async () => {
+    // No middleware: nothing between the route's plain value and the write (a write made while Node still parses
+    // the request, before it marks it complete, must not close the socket).
+    const bare = await new BaseRouter().includeRouter(Api).listen({ host: '127.0.0.1', port: 0 });
+    const socket = connect((bare.address() as AddressInfo).port, '127.0.0.1');
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      const request = 'GET /ping HTTP/1.1\r\nHost: x\r\n\r\n';
+      socket.write(request);
+      await sleep(50);
+      socket.write(request + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      await sleep(100);
+      const text = Buffer.concat(received).toString();
+      assert.equal(text.match(/HTTP\/1\.1 200 /g)?.length, 3, text);
+      assert.doesNotMatch(text, /connection: close/i);
+      assert.ok(text.endsWith('{"body":{}}'), text);
+    } finally {
+      socket.destroy();
+      await new Promise<void>((resolve) => { bare.closeAllConnections(); bare.close(() => resolve()); });
+    }
   });
 });
