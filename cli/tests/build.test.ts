@@ -170,6 +170,8 @@ describe('trellis build', () => {
     const started = JSON.parse(readFileSync(atStart, 'utf8')) as string[];
     assert.ok(started.some((file) => file.endsWith(join('dist', 'routers', 'tasks.js'))));
     assert.deepEqual(started.filter((file) => /[/\\]yaml[/\\]/.test(file)), []);
+    // Nor what only some requests need: @fastify/send (a file sent), busboy (a multipart body).
+    assert.deepEqual(started.filter((file) => /[/\\](@fastify[/\\]send|busboy)[/\\]/.test(file)), []);
   });
 
   it('keeps serving after the project folder moves, docs included, and reads dist/config.yaml edited after the build', async () => {
