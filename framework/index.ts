@@ -56,7 +56,7 @@ export type { ValidationDetail } from './http-exception';
 export { TrellisError, ERROR_CODES } from './framework-error';
 export type { ErrorCode } from './framework-error';
 export type { ExceptionHandler, Logger, LogFn } from './exception-handlers';
-export { createLogger } from './logger';
+export { createLogger, deferredLogger } from './logger';
 export type { LoggerOptions, LogDestination } from './logger';
 export type { RouteInfo } from './routing/collect';
 export type { RouteOptions, HttpMethod, Class } from './metadata';

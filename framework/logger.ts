@@ -51,13 +51,30 @@ let shared: Logger | undefined;
  * logged (an app that logs nothing never loads pino).
  */
 export function defaultLogger(): Logger {
-  const real = () => (shared ??= createLogger());
-  const forward =
-    (level: (typeof LEVELS)[number]) =>
-    (...args: unknown[]) => {
-      const logger = real();
-      Reflect.apply(logger[level], logger, args);
-    };
-  const [fatal, error, warn, info, debug, trace] = LEVELS.map(forward);
-  return { fatal, error, warn, info, debug, trace, child: (bindings) => real().child(bindings) };
+  return deferredLogger(() => (shared ??= createLogger()));
+}
+
+/**
+ * A {@link Logger} whose real logger `make` returns when it is first used: a line logged, a child made, or any
+ * other property of it read or set (a pino logger's `level`); until then nothing of it is made or loaded.
+ *
+ * @example
+ * ```ts
+ * const logger = deferredLogger(() => createLogger({ level: 'debug' })); // pino not loaded yet
+ * logger.info('ready'); // now it is
+ * ```
+ */
+export function deferredLogger(make: () => Logger): Logger {
+  let real: Logger | undefined;
+  const made = () => (real ??= make());
+  const forward = (level: (typeof LEVELS)[number]) => (...args: unknown[]) => {
+    const logger = made();
+    Reflect.apply(logger[level], logger, args);
+  };
+  const own = new Map<PropertyKey, unknown>(LEVELS.map((level) => [level, forward(level)]));
+  own.set('child', (bindings: Record<string, unknown>) => made().child(bindings));
+  return new Proxy({} as Logger, {
+    get: (_target, key) => (own.has(key) ? own.get(key) : Reflect.get(made(), key)),
+    set: (_target, key, value) => Reflect.set(made(), key, value),
+  });
 }

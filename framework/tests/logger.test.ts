@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { BaseRouter, createLogger, Get, router, type Logger, type Request } from '../index';
+import { BaseRouter, createLogger, deferredLogger, Get, router, type Logger, type Request } from '../index';
 import { Req } from '../param';
 import { TestClient } from '../testing';
 import { capturedLog } from './fixtures/captured-log';
@@ -105,5 +105,24 @@ describe('createLogger', () => {
     logger.debug('no');
     logger.warn('yes');
     assert.deepEqual(lines.map((line) => line.msg), ['yes']);
+  });
+});
+
+describe('deferredLogger', () => {
+  it('makes its logger on first use (a line, a child, a property such as level) and forwards everything to it', () => {
+    const { logger, lines } = capturedLog();
+    let made = 0;
+    const deferred = deferredLogger(() => (made++, logger));
+    const { info } = deferred; // a method read alone makes nothing
+    assert.equal(made, 0);
+    info({ step: 1 }, 'first');
+    deferred.child({ reqId: 'r-1' }).warn('from a child');
+    assert.equal(made, 1);
+    (deferred as unknown as { level: string }).level = 'error';
+    assert.equal((logger as unknown as { level: string }).level, 'error');
+    deferred.warn('below the level set through it');
+    assert.deepEqual(lines.map(({ level, msg, reqId }) => [level, msg, reqId]), [[30, 'first', undefined], [40, 'from a child', 'r-1']]);
+    const levelOnly = deferredLogger(() => createLogger({ level: 'debug' }));
+    assert.equal((levelOnly as unknown as { level: string }).level, 'debug');
   });
 });

@@ -1,4 +1,4 @@
-import busboy, { type Busboy } from 'busboy';
+import type { Busboy, BusboyConfig } from 'busboy';
 import { HTTPException } from '../http-exception';
 import { RESPONSE, type Request } from '../request';
 import type { FormFile } from './form';
@@ -21,6 +21,9 @@ export interface PartPolicy {
 
 const ANY: PartPolicy = { keepFields: true };
 
+// Loaded on the first multipart body, not at start.
+let busboy: ((config: BusboyConfig) => Busboy) | undefined;
+
 /**
  * Streams a multipart body through busboy: text fields into memory, each file into a {@link Spool} (memory up
  * to `limits.memorySize`, then a temporary file removed once the response is sent). The first problem (a limit,
@@ -33,7 +36,7 @@ export function parseMultipart(request: Request, limits: UploadLimits, policy: P
     let parser: Busboy;
     const fieldSize = Math.min(limits.fieldSize, limits.fieldsSize);
     try {
-      parser = busboy({
+      parser = (busboy ??= require('busboy') as (config: BusboyConfig) => Busboy)({
         headers: req.headers,
         defParamCharset: 'utf8',
         limits: {

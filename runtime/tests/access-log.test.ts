@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { withAccessLog } from '../access-log';
 import { loadProject } from '../load';
 import { BatchedDestination } from '../log-destination';
 import { RunLog } from '../run-log';
-import { FIXTURES } from './support';
+import { FIXTURES, ROOT } from './support';
 
 /** What the log wrote, as parsed lines (after a flush). */
 class Captured {
@@ -129,6 +130,30 @@ describe('RunLog', () => {
     const lines = captured.chunks.join('').split('\n').filter(Boolean).map((line) => line.replace(/"time":\d+,/, ''));
     assert.equal(lines.length, 2 * cases.length);
     for (let i = 0; i < lines.length; i += 2) assert.equal(lines[i], lines[i + 1]);
+  });
+
+  it('writes access lines without loading pino, which loads with the first other line, written after them', () => {
+    const script = `
+      const { RunLog } = require('./runtime/run-log.ts');
+      const { BatchedDestination } = require('./runtime/log-destination.ts');
+      const chunks = [];
+      const log = new RunLog(false, new BatchedDestination({ write: (chunk) => chunks.push(String(chunk)) }));
+      const pino = () => Object.keys(require.cache).some((file) => /[\\\\/]node_modules[\\\\/]pino[\\\\/]/.test(file));
+      log.access('GET', '/tasks/1', 200, 0.5, 'a');
+      const before = pino();
+      log.logger.error({ reqId: 'b' }, 'failed');
+      log.access('GET', '/tasks/2', 500, 0.7, 'b');
+      log.flush();
+      const lines = chunks.join('').split('\\n').filter(Boolean).map((line) => JSON.parse(line));
+      console.log(JSON.stringify({ before, after: pino(), lines: lines.map(({ msg, path }) => [msg, path]) }));
+    `;
+    const run = spawnSync(process.execPath, ['-r', './register.js', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      before: false,
+      after: true,
+      lines: [['request', '/tasks/1'], ['failed', null], ['request', '/tasks/2']],
+    });
   });
 
   it('writes no access line when the logger is set above info', () => {

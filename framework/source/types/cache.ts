@@ -96,6 +96,11 @@ function stampOf(file: string): string | undefined {
  * project around `from`: `$TRELLIS_CACHE_DIR/<kind>` when set, else `node_modules/.cache/trellis/<kind>` of the
  * nearest folder with a package.json, else a private folder in the system's temporary folder (`given`, when set,
  * instead of all these); undefined when `TRELLIS_CACHE=off` or no folder is usable.
+ *
+ * @example
+ * ```ts
+ * cacheDir('/home/me/demo', undefined, 'config'); // '/home/me/demo/node_modules/.cache/trellis/config'
+ * ```
  */
 export function cacheDir(from: string, given?: string, kind = 'types'): string | undefined {
   if (given) return usable(resolve(given));
