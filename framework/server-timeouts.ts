@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { announcesBody } from './pipeline/body';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
 
@@ -59,7 +60,7 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
   };
   return (req, res) => {
     (req.socket as ServerSocket)[SERVED] = true;
-    if (bodyTimeout > 0 && !req.complete && hasBody(req)) {
+    if (bodyTimeout > 0 && !req.complete && announcesBody(req.headers)) {
       if (pending.length === 0) setImmediate(watchPending);
       pending.push(req, res);
     }
@@ -73,10 +74,6 @@ function onSocketIdle(socket: ServerSocket): void {
     // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
     if (res.headersSent && !res.writableFinished && res.writableLength > 0) res.destroy();
   } else if (socket[SERVED]) socket.destroy();
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
 function watchBody(req: IncomingMessage, res: ServerResponse, bodyTimeout: number): void {

@@ -1,4 +1,5 @@
 import { HTTPException } from '../http-exception';
+import { announcesBody } from '../pipeline/body';
 import type { Request } from '../request';
 import { fieldsFromPairs, parseUrlencoded } from './fields';
 import { Form } from './form';
@@ -31,11 +32,6 @@ async function parseForm(request: Request, policy: PartPolicy | undefined): Prom
   if (type === 'application/x-www-form-urlencoded') {
     return new Form(parseUrlencoded(await request.text()), []);
   }
-  if (type === undefined && !hasBody(request)) return new Form({}, []);
+  if (type === undefined && !announcesBody(request.headers)) return new Form({}, []);
   throw new HTTPException(400, 'Expected a multipart/form-data or application/x-www-form-urlencoded body');
-}
-
-function hasBody(request: Request): boolean {
-  const { headers } = request;
-  return headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
 }
