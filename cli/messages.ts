@@ -56,6 +56,9 @@ export const messages = {
       `Built ${dist}/: ${routers} router${routers === 1 ? '' : 's'}, ${services} service${services === 1 ? '' : 's'}, ` +
       `${middleware} middleware, ${files} compiled file${files === 1 ? '' : 's'}.`,
     next: (main: string) => `Start it with \`node ${main}\` (it needs the project's dependencies: npm ci --omit=dev).`,
+    noBundle: 'Built without a bundle: esbuild is not installed in the project (npm install --save-dev esbuild for a faster start).',
+    noTrellis: 'trellis build needs trellis installed in the project (npm install)',
+    bundleFailed: (reason: string) => `the bundle could not be made: ${reason}`,
   },
   create: {
     description: 'Create a project folder <name> with the sample API (a wizard asks what flags leave out).',

@@ -18,8 +18,11 @@
 // First, before the framework loads class-validator: libphonenumber-js then loads on the first phone number checked.
 import './deferred-phone-numbers';
 export { serve } from './serve';
-export { runBuild } from './run-build';
-export { loadBuild } from './load-build';
+export { prepareBuild, runBuild } from './run-build';
+export type { RunBuildOptions } from './run-build';
+export { loadBuild, loadBuildModules } from './load-build';
+export { shareModules } from './shared-modules';
+export type { SharedModules } from './shared-modules';
 export { createManifest, readManifest, MANIFEST_FILE, MANIFEST_FORMAT } from './manifest';
 export type { BuildManifest, ManifestModule, ManifestMiddleware } from './manifest';
 export { createConfigSnapshot, readConfigSnapshot } from './config-snapshot';

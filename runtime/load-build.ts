@@ -8,7 +8,8 @@ import { assembleProject, stopAt, type LoadedProject } from './load';
 import { describeLoadError } from './load-error';
 import { readManifest, type BuildManifest, type ManifestModule } from './manifest';
 import { messages } from './messages';
-import type { Problem } from './problem';
+import { formatProblem, type Problem } from './problem';
+import { ProjectError } from './project-error';
 import { configProblems, type Project } from './project';
 
 /**
@@ -30,6 +31,23 @@ export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedPro
   const project: Project = { dir, display, config: readConfig(dir, process.env, manifest.configSnapshot), built: true };
   stopAt(project, configProblems(project));
   return assembleProject(project, discoveryOf(dir, manifest), overrides);
+}
+
+/**
+ * Requires the files a build's manifest lists, in its order, and takes the classes it names, as `loadBuild`
+ * does, without reading config.yaml or assembling the app: what `trellis build` runs so that the bundle's code
+ * cache holds what a start compiles. The first problem stops it: a `ProjectError` with `file:line: message`.
+ *
+ * @example
+ * ```ts
+ * loadBuildModules(join(__dirname));
+ * ```
+ */
+export function loadBuildModules(path: string): void {
+  const dir = resolve(path);
+  const display = shown(dir);
+  const { failures } = discoveryOf(dir, readManifest(dir, display));
+  if (failures.length) throw new ProjectError(formatProblem(display, failures[0]));
 }
 
 /** The discovery the manifest records, its classes taken from the compiled modules. */

@@ -1,6 +1,14 @@
 import { messages } from './messages';
+import { loadBuildModules } from './load-build';
 import { ProjectError } from './project-error';
 import { serve, type ServeOptions } from './serve';
+import { shareModules, type SharedModules } from './shared-modules';
+
+/** Options of {@link runBuild}: `serve`'s, and what a bundle shares with the build's files. */
+export interface RunBuildOptions extends Omit<ServeOptions, 'build'> {
+  /** The modules `trellis build`'s bundle carries, put where the build's files find them: see `shareModules`. */
+  shared?: SharedModules;
+}
 
 /**
  * What a build's `main.js` runs: serves the build folder `dir` from its manifest as `trellis run` serves a
@@ -14,14 +22,39 @@ import { serve, type ServeOptions } from './serve';
  * require('trellis/runtime').runBuild(__dirname).then((code) => process.exit(code));
  * ```
  */
-export async function runBuild(dir: string, options: Omit<ServeOptions, 'build'> = {}): Promise<number> {
+export async function runBuild(dir: string, { shared, ...options }: RunBuildOptions = {}): Promise<number> {
   try {
+    if (shared) shareModules(dir, shared);
     await serve(dir, { ...options, build: true });
     return 0;
   } catch (error) {
-    const known = error instanceof ProjectError;
-    const message = known ? error.message : messages.build.unexpected(error instanceof Error ? error.message : String(error));
-    process.stderr.write(`trellis: ${message}\n`);
-    return known ? error.exitCode : 1;
+    return failed(error);
   }
+}
+
+/**
+ * What a bundled build's `main.js --write-code-cache` runs before writing the cache (`trellis build` runs it):
+ * shares the bundle's modules and loads the build's files without serving (see `loadBuildModules`). Returns
+ * the exit code as `runBuild` does.
+ *
+ * @example
+ * ```js
+ * const code = runtime.prepareBuild(__dirname, { shared });
+ * ```
+ */
+export function prepareBuild(dir: string, { shared }: Pick<RunBuildOptions, 'shared'> = {}): number {
+  try {
+    if (shared) shareModules(dir, shared);
+    loadBuildModules(dir);
+    return 0;
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+function failed(error: unknown): number {
+  const known = error instanceof ProjectError;
+  const message = known ? error.message : messages.build.unexpected(error instanceof Error ? error.message : String(error));
+  process.stderr.write(`trellis: ${message}\n`);
+  return known ? error.exitCode : 1;
 }

@@ -8,6 +8,7 @@ import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { copyAssets } from './assets';
 import { compileProject, SHOWN_ERRORS } from './compile';
+import { bundleBuild, loadEsbuild } from './bundle';
 import { buildDocComments } from './doc-comments';
 import { buildSourceTypes } from './source-types';
 import { MAIN_JS, PACKAGE_JSON } from './main-js';
@@ -29,10 +30,10 @@ export interface BuildOutput {
  * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, services
  * and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments, the handlers' return
  * types and statuses read from the sources, and config.yaml parsed)
- * and `main.js`.
+ * and `main.js`; with esbuild installed, bundles trellis for `main.js` (see `bundleBuild`).
  * A type error, or a file that throws while loading, fails it with `file:line` lines.
  */
-export function buildProject(path: string, output: BuildOutput): void {
+export async function buildProject(path: string, output: BuildOutput): Promise<void> {
   const project = openProject(path);
   const outDir = join(project.dir, OUT_DIR);
   const shownOut = join(project.display, OUT_DIR);
@@ -61,9 +62,12 @@ export function buildProject(path: string, output: BuildOutput): void {
   // The built app's first start then finds its response serializers compiled (fast-json-stringify's compiler
   // and ajv are not loaded to serve).
   precompileResponseShapes(discovery.routers.map((found) => found.cls), sourceTypes && underBuild(sourceTypes, outDir));
+  const esbuild = loadEsbuild(project.dir);
+  if (esbuild) await bundleBuild(esbuild, outDir, compiled.files.map((file) => join(project.dir, file.output)));
 
   const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
   output.out(messages.build.built(shownOut, discovery.routers.length, discovery.services.length, middleware, compiled.files.length));
+  if (!esbuild) output.out(messages.build.noBundle);
   output.out(messages.build.next(join(shownOut, 'main.js')));
 }
 

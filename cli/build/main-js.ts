@@ -1,20 +1,53 @@
+import { BUNDLE_FILE, CODE_CACHE_FILE } from './bundle';
+
 /** The file `node dist/main.js` runs (`npm start` of a generated project): the build served by trellis/runtime. */
 export const MAIN_JS = `#!/usr/bin/env node
 'use strict';
 // Written by \`trellis build\`. Serves the app compiled into this folder as \`trellis run\` serves the project
 // (config.yaml and the environment, banner, access log, graceful shutdown), from trellis.manifest.json:
 // no TypeScript compiler, no source file, no CLI. It needs the project's dependencies installed in this
-// folder or one above it (\`npm ci --omit=dev\`).
-let runtime;
+// folder or one above it (\`npm ci --omit=dev\`). trellis, and what the app imports of its libraries, come from
+// ${BUNDLE_FILE} when the build made one, compiled from V8's code cache in ${CODE_CACHE_FILE} when this
+// version of Node wrote it; from node_modules otherwise.
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const { Script } = require('node:vm');
+let trellis;
 try {
-  runtime = require.resolve('trellis/runtime');
+  trellis = require.resolve('trellis/package.json');
 } catch {
   process.stderr.write(\`trellis: cannot find the trellis package from \${__dirname}: install the project's dependencies (npm ci --omit=dev)\\n\`);
   process.exit(1);
 }
-require(runtime)
-  .runBuild(__dirname)
-  .then((code) => process.exit(code));
+const bundle = join(__dirname, '${BUNDLE_FILE}');
+if (existsSync(bundle)) {
+  const cache = join(__dirname, '${CODE_CACHE_FILE}');
+  let cachedData;
+  try {
+    cachedData = readFileSync(cache);
+  } catch {
+    // none: compiled as usual
+  }
+  // Wrapped on the bundle's first line, so its line numbers are the file's; its \`require\` is trellis's. Named
+  // by its file name alone, in stack traces too: the code cache keeps the name it was written with.
+  const code = \`(function (exports, require, module, __filename, __dirname, __trellis) {\${readFileSync(bundle, 'utf8')}\\n})\`;
+  const script = new Script(code, { filename: '${BUNDLE_FILE}', cachedData });
+  const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, createRequire(trellis), loaded, bundle, __dirname, dirname(trellis));
+  const { runtime, shared } = loaded.exports;
+  if (process.argv[2] === '--write-code-cache') {
+    // \`trellis build\` runs this: the cache then holds what loading the app compiled.
+    const status = runtime.prepareBuild(__dirname, { shared });
+    if (status === 0) writeFileSync(cache, script.createCachedData());
+    process.exit(status);
+  }
+  runtime.runBuild(__dirname, { shared }).then((status) => process.exit(status));
+} else {
+  require(createRequire(trellis).resolve('trellis/runtime'))
+    .runBuild(__dirname)
+    .then((status) => process.exit(status));
+}
 `;
 
 /**

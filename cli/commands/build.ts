@@ -9,7 +9,7 @@ export function registerBuild(program: Command): void {
     .argument('[path]', 'the project folder', '.')
     .action(async (path: string) => {
       const { buildProject } = await import('../build/build-project');
-      buildProject(path, {
+      await buildProject(path, {
         out: (line) => void process.stdout.write(`${line}\n`),
         err: (line) => void process.stderr.write(`${line}\n`),
       });

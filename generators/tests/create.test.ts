@@ -68,6 +68,7 @@ admin: { token: \${ADMIN_TOKEN} }        # from the environment (.env in develop
   "devDependencies": {
     "@swc/core": "${ownRange('@swc/core')}",
     "@types/node": "^20",
+    "esbuild": "${ownRange('esbuild')}",
     "ts-json-schema-generator": "2.4.0",
     "typescript": "~5.9.3"
   }

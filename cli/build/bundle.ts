@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import type * as Esbuild from 'esbuild';
+import { CliError } from '../cli-error';
+import { messages } from '../messages';
+
+/** The bundle `main.js` runs when it is there: trellis's runtime and the libraries it shares with the app. */
+export const BUNDLE_FILE = 'trellis.bundle.js';
+/** V8's code cache of the bundle, written by the build's Node: a start with the same version skips compiling it. */
+export const CODE_CACHE_FILE = 'trellis.bundle.cache';
+
+// Left out of the bundle and required from node_modules as without one, each for a reason:
+const EXTERNAL = new Set([
+  // Compilers and the source-type reader: the build reads sources, the built app never does.
+  'typescript',
+  'ts-json-schema-generator',
+  '@swc/core',
+  'esbuild',
+  // pino starts its transports' worker threads from their files.
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  // Express middleware runs on Express's own request and response prototypes: the app's copy of express.
+  'express',
+  // Replaced in Node's module cache by a stand-in until a phone number is checked (runtime/deferred-phone-numbers.ts).
+  'libphonenumber-js',
+]);
+
+// Shared with the app whether or not its files import them, for the libraries it uses that do: the libraries whose
+// state the framework shares with the app (as register.js aliases them in development).
+const SHARED_STATE = ['class-validator', 'class-transformer', 'reflect-metadata', 'prom-client'];
+
+/** `class-validator/cjs/x` -> `class-validator`; `@scope/name/x` -> `@scope/name`. */
+const packageOf = (id: string) => id.split('/', id.startsWith('@') ? 2 : 1).join('/');
+const isBare = (id: string) => !/^[./]/.test(id) && !isBuiltin(id);
+
+/**
+ * The esbuild the project installed (its `esbuild` devDependency), else undefined: the build is then served
+ * from node_modules without a bundle.
+ */
+export function loadEsbuild(projectDir: string): typeof Esbuild | undefined {
+  try {
+    return require(require.resolve('esbuild', { paths: [projectDir] })) as typeof Esbuild;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bundles trellis's runtime, with what it requires from its dependencies, into `<outDir>/trellis.bundle.js`,
+ * and writes V8's code cache of it by loading the build once (`node main.js --write-code-cache`). One file
+ * read and compiled from the cache replaces some 450 modules looked up, read and compiled at each start.
+ *
+ * The compiled project files stay files (their stack traces, and the file each route is declared in, are
+ * theirs): what they import of trellis and its dependencies (`trellis`, `class-validator`, ...) is listed in the
+ * bundle, which `main.js` puts in Node's module cache, so they and the framework share one copy. What trellis
+ * reads next to its own files (`__dirname`: the vendored docs assets) is read from the installed package.
+ */
+export async function bundleBuild(esbuild: typeof Esbuild, outDir: string, files: readonly string[]): Promise<void> {
+  const trellisRoot = installed(outDir, 'trellis');
+  if (!trellisRoot) throw new CliError(messages.build.noTrellis);
+  const dependencies = Object.keys((JSON.parse(readFileSync(join(trellisRoot, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {});
+  const bundled = new Set(['trellis', ...dependencies].filter((name) => !EXTERNAL.has(name)));
+  const ids = [...new Set([...SHARED_STATE, ...importedIds(esbuild, files)])];
+  const shared = ids.filter((id) => bundled.has(packageOf(id)) && installed(outDir, packageOf(id))).sort();
+  const result = await esbuild.build({
+    stdin: { contents: entrySource(shared), resolveDir: outDir, sourcefile: 'trellis-bundle-entry.js', loader: 'js' },
+    outfile: join(outDir, BUNDLE_FILE),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Class names are read at run time: DTO schemas, `Class.method` keys, messages.
+    keepNames: true,
+    logLevel: 'silent',
+    plugins: [externals(), ownPaths(trellisRoot)],
+  }).catch((error: Esbuild.BuildFailure) => error);
+  const fail = (reason: string) => {
+    // What is left is served without a bundle; the build still fails.
+    for (const file of [BUNDLE_FILE, CODE_CACHE_FILE]) rmSync(join(outDir, file), { force: true });
+    return new CliError(messages.build.bundleFailed(reason.trim()));
+  };
+  if (result.errors.length) throw fail(esbuild.formatMessagesSync(result.errors.slice(0, 1), { kind: 'error' })[0]);
+  const cache = spawnSync(process.execPath, [join(outDir, 'main.js'), '--write-code-cache'], { cwd: outDir, encoding: 'utf8' });
+  if (cache.status !== 0) throw fail(cache.stderr || cache.error?.message || `exit ${cache.status}`);
+}
+
+// The folder of the package the build's files (and esbuild) find, by Node's node_modules lookup; not
+// `require.resolve`, which finds the CLI's own trellis (itself, or register.js's alias in a checkout).
+function installed(outDir: string, name: string): string | undefined {
+  for (let dir = outDir; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(manifest)) return dirname(realpathSync(manifest));
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+// The packages the compiled files import (each import once, by the id written).
+function importedIds(esbuild: typeof Esbuild, files: readonly string[]): string[] {
+  const { metafile } = esbuild.buildSync({ entryPoints: [...files], bundle: true, write: false, metafile: true, packages: 'external', platform: 'node', outdir: 'out', logLevel: 'silent' });
+  const ids = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external && isBare(i.path)).map((i) => i.path));
+  return [...new Set(ids)].sort();
+}
+
+// `main.js` reads `runtime` and `shared`; each shared module is loaded on first use.
+function entrySource(shared: readonly string[]): string {
+  const lines = shared.map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(id)}),`);
+  return `exports.runtime = require('trellis/runtime');\nexports.shared = {\n${lines.join('\n')}\n};\n`;
+}
+
+function externals(): Esbuild.Plugin {
+  return {
+    name: 'trellis-externals',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, ({ path }) => (isBare(path) && EXTERNAL.has(packageOf(path)) ? { path, external: true } : undefined));
+    },
+  };
+}
+
+// trellis's own files that read `__dirname`/`__filename` (its vendored docs assets) get the installed
+// package's folders: `__trellis` is the package's folder, given by main.js.
+function ownPaths(trellisRoot: string): Esbuild.Plugin {
+  const own = `${trellisRoot}${sep}dist${sep}`;
+  return {
+    name: 'trellis-own-paths',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, ({ path }) => {
+        if (!path.startsWith(own) || path.slice(own.length).includes(`node_modules${sep}`)) return undefined;
+        const contents = readFileSync(path, 'utf8');
+        if (!/\b__(dirname|filename)\b/.test(contents)) return { contents, loader: 'js' };
+        const at = (file: string) => `require('node:path').join(__trellis, ${JSON.stringify(relative(trellisRoot, file).split(sep).join('/'))})`;
+        return { contents: `var __dirname = ${at(dirname(path))}, __filename = ${at(path)};\n${contents}`, loader: 'js' };
+      });
+    },
+  };
+}
