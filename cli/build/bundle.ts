@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import type * as Esbuild from 'esbuild';
 import { CliError } from '../cli-error';
+import { asciiOnly } from './ascii-only';
 import { messages } from '../messages';
 
 /** The bundle `main.js` runs when it is there: trellis's runtime and the libraries it shares with the app. */
@@ -65,24 +66,32 @@ export async function bundleBuild(esbuild: typeof Esbuild, outDir: string, files
   const bundled = new Set(['trellis', ...dependencies].filter((name) => !EXTERNAL.has(name)));
   const ids = [...new Set([...SHARED_STATE, ...importedIds(esbuild, files)])];
   const shared = ids.filter((id) => bundled.has(packageOf(id)) && installed(outDir, packageOf(id))).sort();
-  const result = await esbuild.build({
-    stdin: { contents: entrySource(shared), resolveDir: outDir, sourcefile: 'trellis-bundle-entry.js', loader: 'js' },
-    outfile: join(outDir, BUNDLE_FILE),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    // Class names are read at run time: DTO schemas, `Class.method` keys, messages.
-    keepNames: true,
-    logLevel: 'silent',
-    plugins: [externals(), ownPaths(trellisRoot)],
-  }).catch((error: Esbuild.BuildFailure) => error);
   const fail = (reason: string) => {
     // What is left is served without a bundle; the build still fails.
     for (const file of [BUNDLE_FILE, CODE_CACHE_FILE]) rmSync(join(outDir, file), { force: true });
     return new CliError(messages.build.bundleFailed(reason.trim()));
   };
-  if (result.errors.length) throw fail(esbuild.formatMessagesSync(result.errors.slice(0, 1), { kind: 'error' })[0]);
+  let code: string;
+  try {
+    const { outputFiles } = await esbuild.build({
+      stdin: { contents: entrySource(shared), resolveDir: outDir, sourcefile: 'trellis-bundle-entry.js', loader: 'js' },
+      outfile: join(outDir, BUNDLE_FILE),
+      write: false,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      // Class names are read at run time: DTO schemas, `Class.method` keys, messages.
+      keepNames: true,
+      logLevel: 'silent',
+      plugins: [externals(), ownPaths(trellisRoot)],
+    });
+    code = outputFiles[0].text;
+  } catch (error) {
+    const { errors } = error as Partial<Esbuild.BuildFailure>;
+    throw fail(errors?.length ? esbuild.formatMessagesSync(errors.slice(0, 1), { kind: 'error' })[0] : String(error));
+  }
+  writeFileSync(join(outDir, BUNDLE_FILE), asciiOnly(code));
   const cache = spawnSync(process.execPath, [join(outDir, 'main.js'), '--write-code-cache'], { cwd: outDir, encoding: 'utf8' });
   if (cache.status !== 0) throw fail(cache.stderr || cache.error?.message || `exit ${cache.status}`);
 }

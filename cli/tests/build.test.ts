@@ -116,6 +116,8 @@ describe('trellis build', () => {
     for (const file of ['main.js', 'trellis.bundle.js', 'trellis.bundle.cache', 'trellis.manifest.json', 'config.yaml', 'favicon.ico', 'static/style.css', 'templates/index.html', 'routers/tasks.js']) {
       assert.ok(existsSync(join(dist, file)), file);
     }
+    // All ASCII (validator.js's locale alphabets escaped): read into a one-byte string.
+    assert.match(readFileSync(join(dist, 'trellis.bundle.js'), 'latin1'), /^[\x00-\x7f]*$/);
     const files = readdirSync(dist, { recursive: true }).map(String);
     assert.deepEqual(files.filter((file) => file.endsWith('.ts')), []);
     const manifest = JSON.parse(readFileSync(join(dist, 'trellis.manifest.json'), 'utf8'));
