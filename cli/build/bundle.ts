@@ -81,8 +81,8 @@ export async function bundleBuild(esbuild: typeof Esbuild, outDir: string, files
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      // Class names are read at run time: DTO schemas, `Class.method` keys, messages.
-      keepNames: true,
+      // No \`keepNames\`: it defines \`name\` on every closure as it is made, per request too (1.6 µs of a POST).
+      // Every module bundled is CommonJS, wrapped in its own function, so esbuild renames nothing.
       logLevel: 'silent',
       plugins: [externals(), ownPaths(trellisRoot)],
     });
