@@ -44,7 +44,7 @@ if (existsSync(bundle)) {
   }
   runtime.runBuild(__dirname, { shared }).then((status) => process.exit(status));
 } else {
-  require(createRequire(trellis).resolve('trellis/runtime'))
+  require('trellis/runtime')
     .runBuild(__dirname)
     .then((status) => process.exit(status));
 }
