@@ -26,7 +26,7 @@ export { settingsSectionOf } from './settings';
 export { declarationOf, importsOf } from './source/declarations';
 export { stackLocations } from './source/stack';
 export type { ReadOptions } from './source/types/read';
-export { cacheDir } from './source/types/cache';
+export { cacheDir, writeCacheEntry } from './source/types/cache';
 export type { SourceLocation } from './metadata';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../framework/inspect';
+import { cacheDir, writeCacheEntry } from '../framework/inspect';
 import { createConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
 
 // Bumped when what a snapshot holds, or how it is read, changes: older entries are then never read.
@@ -29,7 +29,7 @@ export function cachedConfigSnapshot(dir: string, source: string): ConfigSnapsho
   const cached = read(file);
   if (cached?.source === source) return cached;
   const snapshot = createConfigSnapshot(source);
-  if (snapshot) write(file, snapshot);
+  if (snapshot) writeCacheEntry(file, JSON.stringify(snapshot));
   return snapshot;
 }
 
@@ -40,16 +40,5 @@ function read(file: string): ConfigSnapshot | undefined {
     return valid ? (entry as ConfigSnapshot) : undefined;
   } catch {
     return undefined; // absent or damaged: made again
-  }
-}
-
-// Written whole or not at all (a failure to write only means no entry).
-function write(file: string, snapshot: ConfigSnapshot): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, JSON.stringify(snapshot), { mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    rmSync(temporary, { force: true });
   }
 }

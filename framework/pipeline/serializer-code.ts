@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../source/types/cache';
+import { cacheDir, writeCacheEntry } from '../source/types/cache';
 import { withoutSelfReferences } from './serializer-schema';
 
 /** A compiled fast-json-stringify function. */
@@ -34,7 +34,7 @@ export function serializerOf(schema: Record<string, unknown>, from: string | und
   if (!serialize) {
     const code = standaloneCode(schema);
     serialize = load(code);
-    if (file) store(file, code);
+    if (file) writeCacheEntry(file, code);
   }
   memory.set(key, serialize);
   return serialize;
@@ -66,16 +66,5 @@ function standaloneCode(schema: Record<string, unknown>): string {
     // (`type V = string | V[] | { [k: string]: V }`): such values are sent whole, the shape around them kept.
     if (!(error instanceof RangeError)) throw error;
     return build(withoutSelfReferences(schema) as never, { mode: 'standalone' }) as unknown as string;
-  }
-}
-
-// Written whole or not at all (a failure to write only means generating it again next time).
-function store(file: string, code: string): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, code, { mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    rmSync(temporary, { force: true });
   }
 }

@@ -61,10 +61,23 @@ export function storeTable(key: string, dir: string | undefined, files: string[]
   if (!dir) return;
   const hashes: Record<string, string> = {};
   for (const [file, hash] of Object.entries(hashFiles(files))) if (hash) hashes[file] = hash;
-  const file = join(dir, `${key}.json`);
+  writeCacheEntry(join(dir, `${key}.json`), JSON.stringify({ key, files: hashes, table } satisfies CachedTable));
+}
+
+/**
+ * Writes a cache entry whole or not at all: to a temporary name, then renamed into place (processes writing the
+ * same entry at once each leave a whole one), readable by this user only. A failure (disk full, folder removed)
+ * only means no entry.
+ *
+ * @example
+ * ```ts
+ * writeCacheEntry(join(cacheDir(projectDir, undefined, 'config')!, `${key}.json`), JSON.stringify(snapshot));
+ * ```
+ */
+export function writeCacheEntry(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify({ key, files: hashes, table } satisfies CachedTable), { mode: 0o600 });
+    writeFileSync(temporary, text, { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     rmSync(temporary, { force: true });
