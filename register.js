@@ -17,6 +17,7 @@
 const Module = require('node:module');
 const fs = require('node:fs');
 const path = require('node:path');
+const { sharedAliases } = require('./cli/loader/aliases');
 const { compileTypeScript } = require('./cli/loader/typescript');
 
 const OWN = ['framework', 'runtime', 'cli', 'generators'].map((dir) => path.join(__dirname, dir) + path.sep);
@@ -44,20 +45,7 @@ const root = __dirname;
 const ownModules = path.join(root, 'node_modules') + path.sep;
 // A checkout runs trellis's TypeScript sources; the installed package has only its compiled dist/.
 const code = fs.existsSync(path.join(root, 'framework', 'index.ts')) ? '.' : './dist';
-const ALIASES = new Map([
-  ['trellis', `${code}/framework/index`],
-  ['trellis/param', `${code}/framework/param`],
-  ['trellis/testing', `${code}/framework/testing`],
-  ['trellis/inspect', `${code}/framework/inspect`],
-  ['trellis/express', `${code}/framework/express/index`],
-  ['trellis/runtime', `${code}/runtime/index`],
-  ['trellis/package.json', './package.json'],
-  ['class-validator', 'class-validator'],
-  ['class-transformer', 'class-transformer'],
-  ['reflect-metadata', 'reflect-metadata'],
-  // A project's `import { Registry } from 'prom-client'` must be the class of the registry the app provides.
-  ['prom-client', 'prom-client'],
-]);
+const ALIASES = sharedAliases(code);
 
 if (!Module._resolveFilename.trellisAliases) {
   const resolveFilename = Module._resolveFilename;

@@ -2,8 +2,9 @@
 'use strict';
 // `npm run bench:cold-start [-- --runs N] [--only a,b]`: the benchmark's cold-start phase alone (spawn to the
 // first 200 on GET /tasks/1, interleaved, pinned as in the full run) for Express 5, `trellis run` of the sample
-// and `node dist/main.js` of the sample built by `trellis build`, or the contenders given. Prints medians and
-// ratios to Express; writes nothing. The full run (`npm run bench`) measures the same phase among the others.
+// (by this checkout's CLI, and by the CLI of the package installed from a tarball of it), and `node dist/main.js`
+// of the sample built by `trellis build`, or the contenders given. Prints medians and ratios to Express; writes
+// nothing. The full run (`npm run bench`) measures the same phase among the others.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -21,7 +22,7 @@ const log = (line) => process.stdout.write(`${line}\n`);
 
 async function main(argv) {
   let runs = FULL.coldStartRuns;
-  let only = ['express', 'trellis-run', 'trellis-built'];
+  let only = ['express', 'trellis-run', 'trellis-run-installed', 'trellis-built'];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--only') only = String(argv[++i]).split(',');
@@ -36,7 +37,7 @@ async function main(argv) {
   try {
     const context = { pin, log, workDir, settings: { ...FULL, createRuns: 1, coldStartRuns: runs } };
     const { sampleDir } = await runCreate(context);
-    const built = sampleDir && only.includes('trellis-built') ? await buildSample(sampleDir, workDir) : {};
+    const built = sampleDir && (only.includes('trellis-built') || only.includes('trellis-run-installed')) ? await buildSample(sampleDir, workDir) : {};
     if (built.error) log(`trellis build failed: ${built.error}`);
     const { passed, leftOut } = await checkAll(allContenders(sampleDir, built.dir).filter((c) => only.includes(c.id)), pin, log);
     for (const { id, reason } of leftOut) log(`left out ${id}: ${reason}`);

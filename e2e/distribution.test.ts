@@ -38,6 +38,24 @@ describe('a project made from the package', { timeout: 600_000 }, () => {
     assert.match(tests, /# fail 0/);
   });
 
+  it('serves with `npx trellis run` from the runtime bundle the package ships, and writes its code cache on exit', async () => {
+    const cacheDir = join(work, 'trellis-cache');
+    const server = await startServing(['npx', '--no-install', 'trellis', 'run', '.', '--host', '127.0.0.1', '--port', '0'], {
+      cwd: project,
+      group: true,
+      timeoutMs: 60_000,
+      env: { ADMIN_TOKEN: 'dev-token', TRELLIS_CACHE_DIR: cacheDir },
+    });
+    servers.push(server);
+    assert.equal((await fetch(`${server.url}/tasks`)).status, 200);
+    assert.equal((await post(`${server.url}/tasks`, { title: 5 })).status, 422);
+    assert.equal((await fetch(`${server.url}/docs/assets/swagger-ui.css`)).status, 200);
+    await server.stop('SIGTERM');
+    assert.match(server.output(), /^Stopped\.$/m);
+    assert.ok(existsSync(join(project, 'node_modules', 'trellis', 'dist', 'trellis.runtime.js')));
+    assert.equal(readdirSync(cacheDir).filter((name) => name.startsWith('runtime-') && name.endsWith('.v8cache')).length, 1);
+  });
+
   it('builds into dist/ and, moved to another folder, serves with npm start: PORT and ${ADMIN_TOKEN} from the environment', async () => {
     await mustRun([NPM, 'run', 'build'], { cwd: project, timeoutMs: 180_000 });
     assert.ok(existsSync(join(project, 'dist', 'main.js')));

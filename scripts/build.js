@@ -2,7 +2,8 @@
 'use strict';
 // Builds dist/ (the package's compiled JS and .d.ts) from scratch: run by `npm run build` and by `prepack`,
 // so `npm pack` and `npm publish` never ship a stale or missing dist/. Then copies the docs pages' prebuilt
-// assets (ReDoc's and Swagger UI's bundles, with their licences) to dist/vendor/: see framework/docs/assets.ts.
+// assets (ReDoc's and Swagger UI's bundles, with their licences) to dist/vendor/: see framework/docs/assets.ts;
+// and, with esbuild, the runtime bundle that `trellis run` loads.
 const { copyFileSync, existsSync, mkdirSync, rmSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -26,4 +27,21 @@ for (const file of ASSET_FILES) {
     mkdirSync(dirname(join(dist, 'vendor', copy)), { recursive: true });
     copyFileSync(from, join(dist, 'vendor', copy));
   }
+}
+
+// The runtime bundle `trellis run` loads from the installed package (cli/project/runtime-bundle.ts): without
+// esbuild (a devDependency) the package is whole, and `trellis run` loads the runtime module by module.
+let esbuild;
+try {
+  esbuild = require(require.resolve('esbuild', { paths: [root] }));
+} catch {
+  process.stdout.write('dist/trellis.runtime.js not written: esbuild is not installed\n');
+}
+if (esbuild) {
+  require(join(dist, 'cli', 'build', 'runtime-bundle.js'))
+    .writeRuntimeBundle(esbuild, root)
+    .catch((error) => {
+      process.stderr.write(`the runtime bundle failed: ${error.message}\n`);
+      process.exit(1);
+    });
 }

@@ -84,10 +84,18 @@ function contenders(sampleDir, builtDir) {
       command: node(path.join(builtDir, 'dist', 'main.js')),
       env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' },
     });
+    // `npx trellis run` as a user of the package runs it: the installed CLI (dist/, with the runtime bundle
+    // `npm pack` wrote), not this checkout's TypeScript sources.
+    list.push({
+      id: 'trellis-run-installed',
+      label: 'trellis run (sample, installed package)',
+      command: (port) => [process.execPath, path.join(builtDir, 'node_modules', 'trellis', 'bin', 'trellis.js'), 'run', builtDir, '--host', '127.0.0.1', '--port', String(port)],
+      env: { ADMIN_TOKEN: 'bench-admin-token' },
+    });
   }
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built', 'trellis-run-installed'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type * as Esbuild from 'esbuild';
 import { CliError } from '../cli-error';
 import { asciiOnly } from './ascii-only';
+import { installedPackage } from './installed-package';
 import { messages } from '../messages';
 
 /** The bundle `main.js` runs when it is there: trellis's runtime and the libraries it shares with the app. */
@@ -30,8 +31,9 @@ const EXTERNAL = new Set([
 ]);
 
 // Shared with the app whether or not its files import them, for the libraries it uses that do: the libraries whose
-// state the framework shares with the app (as register.js aliases them in development).
-const SHARED_STATE = ['class-validator', 'class-transformer', 'reflect-metadata', 'prom-client'];
+// state the framework shares with the app (cli/loader/aliases.js, which register.js and the package's runtime
+// bundle use; a test holds the two lists together).
+export const SHARED_STATE = ['class-validator', 'class-transformer', 'reflect-metadata', 'prom-client'];
 
 /** `class-validator/cjs/x` -> `class-validator`; `@scope/name/x` -> `@scope/name`. */
 const packageOf = (id: string) => id.split('/', id.startsWith('@') ? 2 : 1).join('/');
@@ -60,12 +62,12 @@ export function loadEsbuild(projectDir: string): typeof Esbuild | undefined {
  * reads next to its own files (`__dirname`: the vendored docs assets) is read from the installed package.
  */
 export async function bundleBuild(esbuild: typeof Esbuild, outDir: string, files: readonly string[]): Promise<void> {
-  const trellisRoot = installed(outDir, 'trellis');
+  const trellisRoot = installedPackage(outDir, 'trellis');
   if (!trellisRoot) throw new CliError(messages.build.noTrellis);
   const dependencies = Object.keys((JSON.parse(readFileSync(join(trellisRoot, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {});
   const bundled = new Set(['trellis', ...dependencies].filter((name) => !EXTERNAL.has(name)));
   const ids = [...new Set([...SHARED_STATE, ...importedIds(esbuild, files)])];
-  const shared = ids.filter((id) => bundled.has(packageOf(id)) && installed(outDir, packageOf(id))).sort();
+  const shared = ids.filter((id) => bundled.has(packageOf(id)) && installedPackage(outDir, packageOf(id))).sort();
   const fail = (reason: string) => {
     // What is left is served without a bundle; the build still fails.
     for (const file of [BUNDLE_FILE, CODE_CACHE_FILE]) rmSync(join(outDir, file), { force: true });
@@ -73,37 +75,69 @@ export async function bundleBuild(esbuild: typeof Esbuild, outDir: string, files
   };
   let code: string;
   try {
-    const { outputFiles } = await esbuild.build({
-      stdin: { contents: entrySource(shared), resolveDir: outDir, sourcefile: 'trellis-bundle-entry.js', loader: 'js' },
-      outfile: join(outDir, BUNDLE_FILE),
-      write: false,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      // No \`keepNames\`: it defines \`name\` on every closure as it is made, per request too (1.6 µs of a POST).
-      // Every module bundled is CommonJS, wrapped in its own function, so esbuild renames nothing.
-      logLevel: 'silent',
-      plugins: [externals(), ownPaths(trellisRoot)],
-    });
-    code = outputFiles[0].text;
+    ({ code } = await bundleTrellis(esbuild, { entry: entrySource(shared), resolveDir: outDir, trellisRoot }));
   } catch (error) {
     const { errors } = error as Partial<Esbuild.BuildFailure>;
     throw fail(errors?.length ? esbuild.formatMessagesSync(errors.slice(0, 1), { kind: 'error' })[0] : String(error));
   }
-  writeFileSync(join(outDir, BUNDLE_FILE), asciiOnly(code));
+  writeFileSync(join(outDir, BUNDLE_FILE), code);
   const cache = spawnSync(process.execPath, [join(outDir, 'main.js'), '--write-code-cache'], { cwd: outDir, encoding: 'utf8' });
   if (cache.status !== 0) throw fail(cache.stderr || cache.error?.message || `exit ${cache.status}`);
 }
 
-// The folder of the package the build's files (and esbuild) find, by Node's node_modules lookup; not
-// `require.resolve`, which finds the CLI's own trellis (itself, or register.js's alias in a checkout).
-function installed(outDir: string, name: string): string | undefined {
-  for (let dir = outDir; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'node_modules', name, 'package.json');
-    if (existsSync(manifest)) return dirname(realpathSync(manifest));
-    if (dirname(dir) === dir) return undefined;
+/** What {@link bundleTrellis} made: the bundle's code, in ASCII, and the packages in it, by name, with their versions. */
+export interface TrellisBundle {
+  code: string;
+  packages: Record<string, string[]>;
+}
+
+/**
+ * Bundles `entry` (CommonJS source whose ids resolve from `resolveDir`) as trellis's runtime is bundled, for
+ * a build's `main.js` and for the package's own runtime bundle (`trellis run`): CommonJS for Node 20, the
+ * {@link EXTERNAL} packages left to the bundle's `require`, trellis's files under `trellisRoot` that read
+ * `__dirname` given the installed package's folders (`__trellis`, from the loader), written in ASCII.
+ * Rejects with esbuild's failure.
+ */
+export async function bundleTrellis(
+  esbuild: typeof Esbuild,
+  { entry, resolveDir, trellisRoot }: { entry: string; resolveDir: string; trellisRoot: string },
+): Promise<TrellisBundle> {
+  const { outputFiles, metafile } = await esbuild.build({
+    stdin: { contents: entry, resolveDir, sourcefile: 'trellis-bundle-entry.js', loader: 'js' },
+    outfile: join(resolveDir, BUNDLE_FILE),
+    // The paths esbuild writes in the bundle's comments are relative to it: none names the machine's folders.
+    absWorkingDir: resolveDir,
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // No `keepNames`: it defines `name` on every closure as it is made, per request too (1.6 µs of a POST).
+    // Every module bundled is CommonJS, wrapped in its own function, so esbuild renames nothing.
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [externals(), ownPaths(trellisRoot)],
+  });
+  return { code: asciiOnly(outputFiles[0].text), packages: packagesOf(Object.keys(metafile.inputs).map((input) => resolve(resolveDir, input))) };
+}
+
+// Each package a bundled file belongs to (the folder after its last node_modules/), by name, with its versions.
+function packagesOf(files: readonly string[]): Record<string, string[]> {
+  const marker = `${sep}node_modules${sep}`;
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const at = file.lastIndexOf(marker);
+    if (at < 0) continue;
+    const rest = file.slice(at + marker.length).split(sep);
+    dirs.add(file.slice(0, at + marker.length) + rest.slice(0, rest[0].startsWith('@') ? 2 : 1).join(sep));
   }
+  const packages: Record<string, string[]> = {};
+  for (const dir of [...dirs].sort()) {
+    const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+    const versions = (packages[name] ??= []);
+    if (!versions.includes(version)) versions.push(version);
+  }
+  return packages;
 }
 
 // The packages the compiled files import (each import once, by the id written).

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
+import { useRuntimeBundle } from '../project/runtime-bundle';
 import { requireCompiler } from './compiler';
 
 interface RunFlags {
@@ -26,7 +27,9 @@ export function registerRun(program: Command): void {
     .option('--no-access-log', 'no line per request (errors and request.log lines are still logged)')
     .action(async (path: string, flags: RunFlags) => {
       requireCompiler();
-      // The runtime loads the framework: imported when the command runs, not when the CLI declares it.
+      // The runtime loads the framework: imported when the command runs, not when the CLI declares it; from
+      // the package's runtime bundle when it has one.
+      useRuntimeBundle();
       const runtime = await import('../../runtime');
       const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);
       const port = flags.port === undefined ? undefined : parsePort(runtime, flags.port);

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createProject, projectDefaults, resolveExamples } from '../../generators';
 import { http, listenOn, ROOT, runCli, Running } from './run-support';
+import { linkDependencies, sampleAnswers, stageTrellis } from './staged-trellis';
 
 const TOKEN = 'build-test-token';
 // PORT for a trellis that reads it; config.yaml's port is set to 0 as well.
@@ -15,27 +16,6 @@ const BUILT_BANNER_END = /  Middleware: .+\n/;
 let work: string;
 let app: string;
 const running: Running[] = [];
-
-/** trellis compiled as its package ships it (dist/ and package.json), its dependencies linked from this checkout. */
-function stageTrellis(dir: string): void {
-  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist'), '--sourceMap', 'false'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
-  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-}
-
-/** A `node_modules` for the project: trellis (staged) and the libraries the sample imports. */
-function linkDependencies(project: string, trellis: string): void {
-  mkdirSync(join(project, 'node_modules'));
-  symlinkSync(trellis, join(project, 'node_modules', 'trellis'));
-  for (const name of ['class-validator', 'class-transformer', 'reflect-metadata', '@types', 'esbuild']) {
-    symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name));
-  }
-}
 
 function start(args: string[], cwd: string, command?: string[]): Running {
   const run = new Running(args, cwd, ENV, command);
@@ -48,45 +28,9 @@ async function stop(run: Running): Promise<void> {
   assert.deepEqual(await run.exited, { code: 0, signal: null }, run.stderr);
 }
 
-/** Status, content type and body of each request, in order (each process gets the same sequence). */
-async function answers(url: string): Promise<string[]> {
-  const auth = { authorization: `Bearer ${TOKEN}` };
-  const json = { 'content-type': 'application/json' };
-  const requests: Array<[string, RequestInit?]> = [
-    ['/tasks'],
-    ['/tasks/1'],
-    ['/tasks/999'],
-    ['/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title: 'Ship the build' }) }],
-    ['/tasks', { method: 'POST', headers: json, body: JSON.stringify({ title: 42 }) }],
-    ['/tasks/3'],
-    ['/products?page=1&per_page=2'],
-    ['/products/search?q=a'],
-    ['/users/me'],
-    ['/users/1/posts'],
-    ['/admin/stats'],
-    ['/admin/stats', { headers: auth }],
-    ['/'],
-    ['/home', { redirect: 'manual' }],
-    ['/static/style.css'],
-    ['/favicon.ico'],
-    ['/nowhere'],
-    ['/docs/openapi.json'],
-    ['/docs/assets/swagger-ui.css'],
-    ['/docs/assets/redoc.standalone.js'],
-  ];
-  const lines: string[] = [];
-  for (const [path, init] of requests) {
-    const { status, headers, text } = await http(`${url}${path}`, init);
-    const type = headers.get('content-type') ?? '';
-    const long = /^(image\/|text\/css|text\/javascript|application\/javascript)/.test(type);
-    lines.push(`${init?.method ?? 'GET'} ${path} -> ${status} ${type} ${long ? `${text.length} chars` : text}`);
-  }
-  return lines;
-}
-
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'trellis-build-test-'));
-  stageTrellis(join(work, 'trellis'));
+  await stageTrellis(join(work, 'trellis'));
   const examples = resolveExamples(projectDefaults('app').examples);
   ({ root: app } = await createProject({
     cwd: work,
@@ -154,7 +98,7 @@ describe('trellis build', () => {
     const dev = start(['app'], work);
     const built = start([], app, ['--require', probe, join('dist', 'main.js')]);
     const [devUrl, builtUrl] = await Promise.all([dev.url(), built.url(undefined, BUILT_BANNER_END)]);
-    const [expected, actual] = await Promise.all([answers(devUrl), answers(builtUrl)]);
+    const [expected, actual] = await Promise.all([sampleAnswers(devUrl, TOKEN), sampleAnswers(builtUrl, TOKEN)]);
     assert.deepEqual(actual, expected);
     assert.match(actual.find((line) => line.startsWith('GET /docs/openapi.json'))!, /"summary":"Lists every task, oldest first\."/);
     assert.match(built.stdout, /^trellis \S+\nRunning app dist on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);

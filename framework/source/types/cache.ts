@@ -74,7 +74,7 @@ export function storeTable(key: string, dir: string | undefined, files: string[]
  * writeCacheEntry(join(cacheDir(projectDir, undefined, 'config')!, `${key}.json`), JSON.stringify(snapshot));
  * ```
  */
-export function writeCacheEntry(file: string, text: string): void {
+export function writeCacheEntry(file: string, text: string | Uint8Array): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     writeFileSync(temporary, text, { mode: 0o600 });
