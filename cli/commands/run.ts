@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { useRuntimeBundle } from '../project/runtime-bundle';
 import { requireCompiler } from './compiler';
 
 interface RunFlags {
@@ -29,7 +28,7 @@ export function registerRun(program: Command): void {
       requireCompiler();
       // The runtime loads the framework: imported when the command runs, not when the CLI declares it; from
       // the package's runtime bundle when it has one.
-      useRuntimeBundle();
+      (await import('../project/runtime-bundle')).useRuntimeBundle();
       const runtime = await import('../../runtime');
       const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);
       const port = flags.port === undefined ? undefined : parsePort(runtime, flags.port);
