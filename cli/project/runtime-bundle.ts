@@ -87,7 +87,8 @@ function bundledVersionsInstalled(root: string, packages: Record<string, string[
 }
 
 // In the folder the TypeScript cache uses (cli/loader/compile-cache.js: private to this user), named by Node's
-// version and the bundle's hash; undefined when caching is off or no folder is usable.
+// version and the bundle's hash; undefined when caching is off or no folder is usable. Not the framework's
+// `cacheDir`: that one is in the bundle, and this cache is read before the bundle is compiled.
 function codeCacheFile(root: string, hash: string): string | undefined {
   if (process.env.TRELLIS_CACHE === 'off') return undefined;
   const { CompileCache, cacheDirs } = require(join(root, 'cli', 'loader', 'compile-cache.js')) as {
