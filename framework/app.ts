@@ -25,7 +25,7 @@ import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import type { TypeTable } from './source/types/table';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
 import { report, writeFailure, writeResponse } from './write';
-import { JSONResponse, type Response } from './response';
+import { JSONResponse, Response } from './response';
 import { protocolRefusal } from './protocol';
 import { canonicalPath } from './routing/canonical-path';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
@@ -355,11 +355,18 @@ export class BaseRouter {
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
     if (!dispatcher) return void this.#beforeStart(request);
-    dispatcher(request).then(
-      (response) => writeResponse(request, response, this.logger),
+    this.#serve(dispatcher, request);
+  };
+
+  // A response ready at once (a GET whose handler returned a value) is written in the same turn of the loop.
+  #serve(dispatcher: Dispatcher, request: Request): void {
+    const response = dispatcher(request);
+    if (response instanceof Response) return writeResponse(request, response, this.logger);
+    response.then(
+      (ready) => writeResponse(request, ready, this.logger),
       (error) => this.#crash(request, error),
     );
-  };
+  }
 
   /**
    * The OpenAPI 3.1 document of the routes, built on first call (reading handler doc comments from their
@@ -396,10 +403,7 @@ export class BaseRouter {
       report(this.logger, request, 'the app failed to start', error);
       return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.logger);
     }
-    this.#dispatcher!(request).then(
-      (response) => writeResponse(request, response, this.logger),
-      (error) => this.#crash(request, error),
-    );
+    this.#serve(this.#dispatcher!, request);
   }
 
   #includeHealth(settings: NonNullable<ReturnType<typeof healthSettings>>): void {

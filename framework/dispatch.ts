@@ -1,20 +1,24 @@
 import type { ExceptionHandlers, Logger } from './exception-handlers';
 import type { ExpressMiddleware } from './express/adapter';
 import { TrellisError } from './framework-error';
-import { compose, isMiddlewareClass, Middleware, type CallNext, type MiddlewareLike } from './middleware';
+import { compose, isMiddlewareClass, Middleware, type MiddlewareLike, type Step } from './middleware';
 import type { Class } from './metadata';
 import { ResponseShaper, type ResponseShapes } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import { MATCHED, type Request } from './request';
 import { JSONResponse, Response } from './response';
 import { toResponse } from './result';
+import type { PendingArguments } from './pipeline/arguments';
 import type { RouteRecord } from './routing/collect';
 import type { RouteTable } from './routing/route-table';
 import type { TypeTable } from './source/types/table';
 import { report } from './write';
 
-/** Resolves to the response to write; never rejects (every failure is already a response). */
-export type Dispatcher = (request: Request) => Promise<Response>;
+/**
+ * The response to write, or a promise of it when something waits (a body, an async handler or middleware);
+ * never throws or rejects: every failure is already a response.
+ */
+export type Dispatcher = Step;
 
 interface DispatchContext {
   table: RouteTable<RouteRecord>;
@@ -40,20 +44,20 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   const resolve = middlewareResolver(context);
 
   const shaper = new ResponseShaper(context.sourceTypes);
-  const pipelines = new Map<RouteRecord, CallNext>();
+  const pipelines = new Map<RouteRecord, Step>();
   for (const route of context.routes) {
     pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, shaper.shapesOf(route), onError), onError));
   }
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
-  const routeDispatch: CallNext = (request) => {
-    const pipeline = request[MATCHED] as CallNext | undefined;
+  const routeDispatch: Step = (request) => {
+    const pipeline = request[MATCHED] as Step | undefined;
     if (pipeline) return pipeline(request);
     const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return Promise.resolve(new JSONResponse({ error: 'Not Found' }, { status: 404 }));
+    if (allowed.length === 0) return new JSONResponse({ error: 'Not Found' }, { status: 404 });
     const allow = allowed.join(', ');
-    if (request.method === 'OPTIONS') return Promise.resolve(new Response(undefined, { status: 204, headers: { allow } }));
-    return Promise.resolve(new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } }));
+    if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
+    return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });
   };
 
   const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
@@ -72,9 +76,10 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 /**
  * A route's handler as a step of the pipeline: arguments, handler, response, settled. Written without `async`
  * so that what is ready (arguments of a GET, a handler's plain value, a response with nothing to prepare)
- * passes on at once instead of one microtask per `await`; any failure, thrown or rejected, goes to `onError`.
+ * is returned as it is, written in the same turn of the event loop, instead of one microtask per `await`;
+ * any failure, thrown or rejected, goes to `onError`.
  */
-function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Response | Promise<Response>): CallNext {
+function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Response | Promise<Response>): Step {
   const { instance: router, readArguments } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
@@ -100,19 +105,16 @@ function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onErro
     );
   };
   return (request) => {
-    let args: unknown[] | Promise<unknown[]>;
+    let args: unknown[] | PendingArguments;
     try {
       args = readArguments(request);
     } catch (error) {
-      return Promise.resolve(onError(error, request));
+      return onError(error, request);
     }
-    if (args instanceof Promise) {
-      return args.then(
-        (read: unknown[]) => call(read, request),
-        (error: unknown) => onError(error, request),
-      );
-    }
-    return Promise.resolve(call(args, request));
+    if (typeof args !== 'function') return call(args, request);
+    // One promise for the body, the handler and its response (`call` and `onError` never throw).
+    const pending = args;
+    return new Promise((resolve) => pending((error, read) => resolve(error === null ? call(read!, request) : onError(error, request))));
   };
 }
 

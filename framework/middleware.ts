@@ -8,6 +8,13 @@ import type { SecurityDeclaration } from './security';
 /** Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses). */
 export type CallNext = (request: Request) => Promise<Response>;
 
+/**
+ * A step of the compiled pipeline (internal): the response itself when it is ready at once (a plain handler's
+ * value, a middleware that answered without waiting), else a promise of it; never rejects. Middleware still
+ * gets a `callNext` that returns a promise.
+ */
+export type Step = (request: Request) => Response | Promise<Response>;
+
 export type MiddlewareLike = Middleware | Class<Middleware> | ExpressMiddleware;
 
 /**
@@ -63,9 +70,9 @@ export function isMiddlewareClass(value: unknown): value is Class<Middleware> {
  */
 export function compose(
   middleware: Middleware[],
-  endpoint: CallNext,
+  endpoint: Step,
   onError: (error: unknown, request: Request) => Response | Promise<Response>,
-): CallNext {
+): Step {
   let next = endpoint;
   for (let i = middleware.length - 1; i >= 0; i--) next = guarded(middleware[i], next, onError);
   return next;
@@ -74,9 +81,13 @@ export function compose(
 // One step, without `async`: a middleware's promise is followed by one `then`, not an `await` per value.
 function guarded(
   step: Middleware,
-  downstream: CallNext,
+  downstream: Step,
   onError: (error: unknown, request: Request) => Response | Promise<Response>,
-): CallNext {
+): Step {
+  const callNext: CallNext = (request) => {
+    const response = downstream(request);
+    return response instanceof Response ? Promise.resolve(response) : response;
+  };
   const fail = (error: unknown, request: Request): Promise<Response> => {
     try {
       return Promise.resolve(onError(error, request));
@@ -95,7 +106,7 @@ function guarded(
   return (request) => {
     let result: Response | Promise<Response>;
     try {
-      result = step.dispatch(request, downstream);
+      result = step.dispatch(request, callNext);
     } catch (error) {
       return fail(error, request);
     }
@@ -106,6 +117,6 @@ function guarded(
         (error: unknown) => fail(error, request),
       );
     }
-    return Promise.resolve(settled(result, request));
+    return settled(result, request);
   };
 }

@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import { parseCookies } from './cookies';
+import type { HTTPException } from './http-exception';
 import type { Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
 import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import { readBody } from './pipeline/read-body';
+import { readBodyThen, type BodyCallback } from './pipeline/read-body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -40,6 +41,15 @@ export interface RequestContext {
 
 /** Where a request keeps its app's {@link RequestContext} (internal). */
 export const CONTEXT = Symbol('trellis.context');
+
+/** The body bytes called back, read once (internal; `body()` is its promise). */
+export const READ_BODY = Symbol('trellis.readBody');
+
+/** The body parsed as JSON, called back (internal; `json()` is its promise): what a JSON route's arguments wait for. */
+export const READ_JSON = Symbol('trellis.readJson');
+
+/** What {@link READ_JSON} calls back with: an error, or `null` and the parsed value (`undefined` for an empty body). */
+export type JsonCallback = (error: unknown, value?: unknown) => void;
 
 export type QueryValues = Record<string, string | string[] | undefined>;
 
@@ -95,10 +105,13 @@ export class Request {
   /** @internal */
   [MATCHED]: unknown;
   /**
-   * A place for middleware to pass values to handlers and to each other, one object per request, typed by
-   * {@link RequestState}: declare its keys.
+   * A place for middleware to pass values to handlers and to each other, one object per request (made on first
+   * use), typed by {@link RequestState}: declare its keys.
    */
-  readonly state: RequestState = {} as RequestState;
+  get state(): RequestState {
+    return (this.#state ??= {} as RequestState);
+  }
+  #state: RequestState | undefined;
   /** The Node request, as received (headers, socket). Responses go through the pipeline, never to Node directly. */
   readonly raw: IncomingMessage;
   /** @internal */
@@ -111,6 +124,8 @@ export class Request {
   #query: QueryValues | undefined;
   #cookies: Record<string, string | undefined> | undefined;
   #body: Promise<Buffer> | undefined;
+  // The read of the body: undefined before it starts, the callbacks waiting while it runs, then its outcome.
+  #read: BodyCallback[] | { error: HTTPException | null; bytes?: Buffer } | undefined;
   readonly bodyLimit: number;
   /** Limits of a multipart body (`AppOptions.uploads`). */
   readonly uploadLimits: Readonly<UploadLimits>;
@@ -189,7 +204,37 @@ export class Request {
 
   /** The raw body bytes (at most `bodyLimit`, else a 413). */
   body(): Promise<Buffer> {
-    return (this.#body ??= readBody(this.raw, this.bodyLimit));
+    return (this.#body ??= new Promise((resolve, reject) => this[READ_BODY]((error, bytes) => (error ? reject(error) : resolve(bytes!)))));
+  }
+
+  /** @internal */
+  [READ_BODY](done: BodyCallback): void {
+    const read = this.#read;
+    if (read === undefined) {
+      const waiting: BodyCallback[] = (this.#read = [done]);
+      readBodyThen(this.raw, this.bodyLimit, (error, bytes) => {
+        this.#read = { error, bytes };
+        for (const callback of waiting) callback(error, bytes);
+      });
+    } else if (Array.isArray(read)) read.push(done);
+    else done(read.error, read.bytes);
+  }
+
+  /** @internal */
+  [READ_JSON](maxItems: number | undefined, done: JsonCallback): void {
+    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
+    const parsed = this.raw as IncomingMessage & { body?: unknown };
+    if (parsed.readableEnded && parsed.body !== undefined) return done(null, parsed.body);
+    this[READ_BODY]((error, bytes) => {
+      if (error) return done(error);
+      let value: unknown;
+      try {
+        value = parseJson(bytes!, this.jsonLimits, maxItems);
+      } catch (failure) {
+        return done(failure);
+      }
+      done(null, value);
+    });
   }
 
   async text(): Promise<string> {
@@ -203,10 +248,7 @@ export class Request {
    * `maxItems` items when given.
    */
   json(maxItems?: number): Promise<unknown> {
-    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
-    const parsed = this.raw as IncomingMessage & { body?: unknown };
-    if (parsed.readableEnded && parsed.body !== undefined) return Promise.resolve(parsed.body);
-    return this.body().then((bytes) => parseJson(bytes, this.jsonLimits, maxItems));
+    return new Promise((resolve, reject) => this[READ_JSON](maxItems, (error, value) => (error ? reject(error) : resolve(value))));
   }
 
   /**

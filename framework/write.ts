@@ -3,6 +3,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { Logger } from './exception-handlers';
 import type { Request } from './request';
 import type { Response } from './response';
+import { announcesBody } from './pipeline/body';
 import { ANSWERED } from './protocol';
 import { RESPONSE } from './request';
 
@@ -19,7 +20,8 @@ const FAILURE_BODY = '{"error":"Internal Server Error"}';
  * request id, and the connection serves on.
  *
  * A request whose body was not read to its end (answered early: 401, 404, 413 in the middle of an upload)
- * gets `Connection: close` unless what is left is bounded: Node then discards the rest only until the
+ * gets `Connection: close` unless what is left is bounded (a request that frames no body has none left,
+ * even when it is answered before Node has marked it complete): Node then discards the rest only until the
  * response is flushed and closes the socket, instead of reading an endless body or leaving the next request
  * on the socket stuck behind it.
  */
@@ -30,7 +32,7 @@ export function writeResponse(request: Request, response: Response, logger: Logg
   const headers = response.headers.toObject();
   headers['x-request-id'] = request.id;
   headers['x-content-type-options'] ??= 'nosniff';
-  const close = request.raw.complete === false && !drainRest(request);
+  const close = request.raw.complete === false && announcesBody(request.raw.headers) && !drainRest(request);
   if (close) headers.connection = 'close';
   const empty = status === 204 || status === 304 || status < 200;
   const stream = body instanceof Readable ? body : undefined;

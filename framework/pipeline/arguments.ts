@@ -1,7 +1,7 @@
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import { positiveLimit, TrellisError } from '../framework-error';
 import type { Class, ParamDefinition } from '../metadata';
-import type { Request } from '../request';
+import { READ_JSON, type Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';
@@ -10,10 +10,23 @@ import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
-type BodyExtractor = (request: Request, details: ValidationDetail[]) => Promise<unknown>;
+/** What a reader of the body calls back with: an error, or `null` and the argument. */
+type Done = (error: unknown, value?: unknown) => void;
+/** A reader of the body (JSON, files): it calls `done` once, from the events that bring the body. */
+type BodyExtractor = (request: Request, details: ValidationDetail[], done: Done) => void;
 
-/** Builds `request -> handler arguments` once per route; throws a 422 with every failed check. */
-export type ArgumentsReader = (request: Request) => unknown[] | Promise<unknown[]>;
+/**
+ * Builds `request -> handler arguments` once per route; throws a 422 with every failed check. A route that reads
+ * the body returns {@link PendingArguments} instead of the arguments.
+ */
+export type ArgumentsReader = (request: Request) => unknown[] | PendingArguments;
+
+/**
+ * Arguments that wait for the body: called with `done`, it calls it once, from the body's events, with the
+ * arguments or the error (a 422 with every failed check, a 400, 413 or 415 of the body). The dispatcher settles
+ * one promise for the body, the handler and its response.
+ */
+export type PendingArguments = (done: (error: unknown, args?: unknown[]) => void) => void;
 
 export interface RouteSignature {
   /** `TaskRouter.one`, for error messages. */
@@ -33,16 +46,18 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
   for (const param of [...route.params].sort((a, b) => a.index - b.index)) {
     const designType = route.designTypes[param.index];
     if (param.kind === 'body') deferred.push([param.index, bodyExtractor(route, param, designType)]);
-    else if (param.kind === 'file') deferred.push([param.index, fileExtractor(route.label, param, route.params)]);
+    else if (param.kind === 'file') deferred.push([param.index, calledBack(fileExtractor(route.label, param, route.params))]);
     else if (param.kind === 'request') extractors.push([param.index, (request) => request]);
     else if (param.kind === 'path' || param.kind === 'query' || param.kind === 'header') {
       extractors.push([param.index, valueExtractor(route, param, designType)]);
     }
   }
 
+  const indexes = extractors.map(([index]) => index);
+  const readers = extractors.map(([, extract]) => extract);
   const readSync = (request: Request, details: ValidationDetail[]): unknown[] => {
     const args = new Array(count);
-    for (const [index, extract] of extractors) args[index] = extract(request, details);
+    for (let i = 0; i < readers.length; i++) args[indexes[i]] = readers[i](request, details);
     return args;
   };
 
@@ -55,14 +70,35 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     };
     return { read, takesBody: false };
   }
-  const read: ArgumentsReader = async (request) => {
+  // The body's readers call back in turn, from the stream's events; `done` is called once.
+  const read: ArgumentsReader = (request) => (done) => {
     const details: ValidationDetail[] = [];
-    const args = readSync(request, details);
-    for (const [index, extract] of deferred) args[index] = await extract(request, details);
-    if (details.length) throw requestValidationFailure(details);
-    return args;
+    let args: unknown[];
+    try {
+      args = readSync(request, details);
+    } catch (failure) {
+      return done(failure);
+    }
+    let next = 0;
+    const step: Done = (error, value) => {
+      if (error !== null) return done(error ?? new Error('The request body could not be read'));
+      if (next > 0) args[deferred[next - 1][0]] = value;
+      if (next === deferred.length) return details.length ? done(requestValidationFailure(details)) : done(null, args);
+      const extract = deferred[next++][1];
+      try {
+        extract(request, details, step);
+      } catch (failure) {
+        done(failure);
+      }
+    };
+    step(null);
   };
   return { read, takesBody: true };
+}
+
+// A reader that returns a promise, as a reader that calls back.
+function calledBack(extract: (request: Request, details: ValidationDetail[]) => Promise<unknown>): BodyExtractor {
+  return (request, details, done) => extract(request, details).then((value) => done(null, value), (error: unknown) => done(error ?? new Error('The request body could not be read')));
 }
 
 function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
@@ -118,11 +154,6 @@ function valueExtractor(route: RouteSignature, param: ParamDefinition, designTyp
   };
 }
 
-function jsonOf(request: Request, contentType: string | undefined, maxItems: number): Promise<unknown> {
-  assertJsonContentType(contentType);
-  return request.json(maxItems);
-}
-
 /** The most elements of an array body (`@Body({ type: Item })`) unless `maxItems` says otherwise. */
 export const DEFAULT_MAX_ITEMS = 1000;
 
@@ -143,14 +174,11 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
   // Every body route refuses a long array before parsing it: a DTO route answers a short one with a 422.
   const maxItems = positiveLimit('maxItems', param.maxItems ?? DEFAULT_MAX_ITEMS);
 
-  return async (request, details) => {
-    const contentType = request.headers['content-type'];
-    // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding): a missing body, not a 415.
-    const value = !contentType && !announcesBody(request.headers) ? undefined : await jsonOf(request, contentType, maxItems);
-    if (value === undefined) {
-      details.push({ location: 'body', field: '', message: 'Field required' });
-      return undefined;
-    }
+  const required = (details: ValidationDetail[], done: Done) => {
+    details.push({ location: 'body', field: '', message: 'Field required' });
+    done(null, undefined);
+  };
+  const validate = (value: unknown, details: ValidationDetail[]): unknown => {
     // Already checked before parsing, unless an Express body parser read the body first.
     if (Array.isArray(value) && value.length > maxItems) throw tooManyItems(maxItems);
     if (!toValidInstance) return value;
@@ -161,5 +189,24 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
     }
     const items = value.map((item, i) => toValidInstance(item, joinField('', i), details));
     return items.some((item) => item instanceof Promise) ? Promise.all(items) : items;
+  };
+
+  return (request, details, done) => {
+    const contentType = request.headers['content-type'];
+    // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding): a missing body, not a 415.
+    if (!contentType && !announcesBody(request.headers)) return required(details, done);
+    assertJsonContentType(contentType);
+    request[READ_JSON](maxItems, (error, value) => {
+      if (error !== null) return done(error);
+      if (value === undefined) return required(details, done);
+      let instance: unknown;
+      try {
+        instance = validate(value, details);
+      } catch (failure) {
+        return done(failure);
+      }
+      if (instance instanceof Promise) instance.then((valid: unknown) => done(null, valid), (failure: unknown) => done(failure ?? new Error('The request body could not be validated')));
+      else done(null, instance);
+    });
   };
 }

@@ -10,6 +10,9 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: createBrotliDecompress,
 };
 
+/** What a body read calls back with: an error (an `HTTPException`), or `null` and the bytes. */
+export type BodyCallback = (error: HTTPException | null, bytes?: Buffer) => void;
+
 /**
  * Reads the whole body, decoding gzip/deflate/br. `limit` bounds the decoded size (413), so a small
  * compressed body that inflates past it is refused too; a Content-Length above the limit is refused before
@@ -21,20 +24,28 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
  * reads is the same: raw bytes, never strings.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => readBodyThen(req, limit, (error, bytes) => (error ? reject(error) : resolve(bytes!))));
+}
+
+/**
+ * {@link readBody} calling `done` once instead of settling a promise: the argument reader of a JSON route
+ * parses and validates in the same callback, and settles one promise for the whole body.
+ */
+export function readBodyThen(req: IncomingMessage, limit: number, done: BodyCallback): void {
   const encoding = req.headers['content-encoding'];
   const name = encoding === undefined ? 'identity' : encoding.trim().toLowerCase();
   if (name === 'identity') {
     const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > limit) return Promise.reject(tooLarge(limit));
-    return collect(req, limit, length === undefined ? undefined : Number(length));
+    if (length !== undefined && Number(length) > limit) return done(tooLarge(limit));
+    return collect(req, limit, length === undefined ? undefined : Number(length), done);
   }
   const decoder = DECODERS[name];
-  if (!decoder) return Promise.reject(new HTTPException(415, `Unsupported Content-Encoding "${name}"`));
+  if (!decoder) return done(new HTTPException(415, `Unsupported Content-Encoding "${name}"`));
   const decoded = decoder();
   req.pipe(decoded);
-  return collect(decoded as unknown as Readable, limit, undefined).catch((error: unknown) => {
-    req.unpipe().resume(); // drain what is left so the socket can be reused
-    throw error;
+  collect(decoded as unknown as Readable, limit, undefined, (error, bytes) => {
+    if (error) req.unpipe().resume(); // drain what is left so the socket can be reused
+    done(error, bytes);
   });
 }
 
@@ -43,28 +54,26 @@ function tooLarge(limit: number): HTTPException {
 }
 
 // Collects `stream` to its end: a Buffer of at most `limit` bytes, exactly `length` when given.
-function collect(stream: Readable, limit: number, length: number | undefined): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const finish = (error: HTTPException | undefined) => {
-      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (!error) return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
-      stream.pause(); // what is left is drained, or the socket closed, by the response (write.ts)
-      reject(error);
-    };
-    const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk; // set by a middleware's setEncoding
-      received += bytes.length;
-      if (received > limit) finish(tooLarge(limit));
-      else chunks.push(bytes);
-    };
-    const onEnd = () => finish(length !== undefined && received !== length ? new HTTPException(400, 'Request body could not be read') : undefined);
-    const onError = (error: NodeJS.ErrnoException) => finish(readFailure(error));
-    // Closed before its end: the client went away mid-body.
-    const onClose = () => finish(new HTTPException(400, 'Request aborted'));
-    stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
+function collect(stream: Readable, limit: number, length: number | undefined, done: BodyCallback): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const finish = (error: HTTPException | undefined) => {
+    stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    if (!error) return done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+    stream.pause(); // what is left is drained, or the socket closed, by the response (write.ts)
+    done(error);
+  };
+  const onData = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk; // set by a middleware's setEncoding
+    received += bytes.length;
+    if (received > limit) finish(tooLarge(limit));
+    else chunks.push(bytes);
+  };
+  const onEnd = () => finish(length !== undefined && received !== length ? new HTTPException(400, 'Request body could not be read') : undefined);
+  const onError = (error: NodeJS.ErrnoException) => finish(readFailure(error));
+  // Closed before its end: the client went away mid-body.
+  const onClose = () => finish(new HTTPException(400, 'Request aborted'));
+  stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
 }
 
 function readFailure(error: NodeJS.ErrnoException): HTTPException {

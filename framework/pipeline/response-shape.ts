@@ -39,8 +39,12 @@ export class ResponseShaper {
     const { options } = route;
     if (options.shapeResponse === false) return undefined;
     const shapes = new Map<number, Encode>();
+    const seen = new Set<number>();
     const add = (status: number, declared: () => Declared) => {
-      if (!shapes.has(status)) shapes.set(status, this.#encoder(route, status, declared));
+      if (seen.has(status)) return;
+      seen.add(status);
+      const encode = this.#encoder(route, status, declared);
+      if (encode) shapes.set(status, encode);
     };
     const success = options.status ?? 200;
     const types = methodTypes(this.#table, route);
@@ -57,12 +61,15 @@ export class ResponseShaper {
     return shapes.size ? shapes : undefined;
   }
 
-  #encoder(route: RouteInfo, status: number, declared: () => Declared): Encode {
+  // `undefined` for a schema that allows any value (`unknown`, `any`, what a JavaScript function returns): fast-json-stringify
+  // would only call `JSON.stringify`, which the response does anyway.
+  #encoder(route: RouteInfo, status: number, declared: () => Declared): Encode | undefined {
     let serialize: Serialize;
     try {
       const { schema, definitions } = declared();
       const compiled = serializerSchema(schema, definitions);
       const key = JSON.stringify(compiled);
+      if (key === '{}') return undefined;
       serialize = this.#compiled.get(key) ?? serializerOf(compiled, route.source?.file);
       this.#compiled.set(key, serialize);
     } catch (error) {

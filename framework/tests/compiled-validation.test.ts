@@ -6,7 +6,9 @@ import {
   IsEmail, IsEmpty, IsEnum, IsIn, IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsObject, IsOptional,
   IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, MinLength, NotEquals, ValidateIf,
 } from 'class-validator';
+import { length, maxLength, minLength } from 'class-validator';
 import type { Class } from '../metadata';
+import { BUILT_IN } from '../pipeline/compiled/rules';
 import { bothWays } from './fixtures/both-validators';
 
 // Every built-in rule the compiler supports (framework/pipeline/compiled/rules.ts, README "Validation"): one class
@@ -122,3 +124,31 @@ describe('compiled validation: each supported built-in rule gives class-validato
     assert.deepEqual((await bothWays(CValidateIf, { kind: 's', v: 'x' })).compiled.details, []);
   });
 });
+
+describe('compiled validation: string lengths count as validator.js counts them', () => {
+  // Surrogate pairs and variation selectors each count once less, as validator.js's two regular expressions find them
+  // (U+FE0F after a pair's low half counts twice less; a lone half or a leading selector counts as itself).
+  const UNITS = ['a', '\uFE0E', '\uFE0F', '\uD83D', '\uDE00', '\uDFFF', '\u2764'];
+  const texts = [''];
+  for (let i = 0; texts[i].length < 5; i++) for (const unit of UNITS) texts.push(texts[i] + unit);
+
+  it(`MinLength, MaxLength and Length agree with class-validator on all ${UNITS.length ** 5 + UNITS.length ** 4}+ strings of up to five tricky units`, () => {
+    const rule = (name: string, ...constraints: unknown[]) => BUILT_IN.get(name)!.test(constraints);
+    const cases: Array<[string, (text: string) => boolean, (text: string) => boolean]> = [];
+    for (const n of [0, 1, 2, 3, 4]) {
+      cases.push([`minLength ${n}`, rule('minLength', n), (text) => minLength(text, n)]);
+      cases.push([`maxLength ${n}`, rule('maxLength', n), (text) => maxLength(text, n)]);
+      cases.push([`isLength ${n}-${n + 1}`, rule('isLength', n, n + 1), (text) => length(text, n, n + 1)]);
+    }
+    let compared = 0;
+    for (const text of texts) {
+      for (const [name, compiled, reference] of cases) {
+        if (compiled(text) !== reference(text)) assert.fail(`${name} of ${JSON.stringify(text)}: ${compiled(text)} where class-validator says ${reference(text)}`);
+        compared++;
+      }
+    }
+    assert.equal(compared, texts.length * cases.length);
+    assert.equal(rule('minLength', 1)(5), false, 'a number is not a string of any length');
+  });
+});
+

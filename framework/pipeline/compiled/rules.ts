@@ -1,7 +1,7 @@
 import {
   arrayMaxSize, arrayMinSize, arrayNotEmpty, equals, isArray, isBoolean, isDate, isDateString, isDefined, isEmail,
   isEmpty, isEnum, isIn, isInt, isISO8601, isNegative, isNotEmpty, isNotIn, isNumber, isObject, isPositive, isString,
-  isURL, isUUID, length, matches, max, maxLength, min, minLength, notEquals,
+  isURL, isUUID, matches, max, min, notEquals,
 } from 'class-validator';
 
 /** A built-in rule's test of one value, its constraints (the decorator's arguments) already bound. */
@@ -15,6 +15,31 @@ interface BuiltIn {
 }
 
 type Fn = (...args: any[]) => boolean;
+
+/**
+ * What validator.js's `isLength` counts (class-validator's MinLength, MaxLength and Length compare it): UTF-16
+ * units, less one per surrogate pair and one per character followed by a variation selector (U+FE0E, U+FE0F), as
+ * its `/[\uD800-\uDBFF][\uDC00-\uDFFF]/g` and `/[^\uFE0F\uFE0E][\uFE0F\uFE0E]/g` find them (matches of
+ * either cannot overlap: the second unit of one cannot start another). One loop instead of two `match` calls
+ * building arrays per value.
+ */
+export function textLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) length--;
+    if ((next === 0xfe0e || next === 0xfe0f) && unit !== 0xfe0e && unit !== 0xfe0f) length--;
+  }
+  return length;
+}
+
+// class-validator's minLength, maxLength and length: `isLength(value, { min, max })` on a string.
+const lengthWithin = (min: unknown, max: unknown): Predicate => (value) => {
+  if (typeof value !== 'string') return false;
+  const count = textLength(value);
+  return count >= ((min as number) || 0) && (typeof max === 'undefined' || count <= (max as number));
+};
 const plain = (fn: Fn): BuiltIn => ({ test: () => (value) => fn(value) });
 const one = (fn: Fn): BuiltIn => ({ test: (c) => (value) => fn(value, c[0]) });
 
@@ -51,9 +76,9 @@ export const BUILT_IN: ReadonlyMap<string, BuiltIn> = new Map<string, BuiltIn>([
   ['max', one(max)],
   ['isPositive', plain(isPositive)],
   ['isNegative', plain(isNegative)],
-  ['minLength', one(minLength)],
-  ['maxLength', one(maxLength)],
-  ['isLength', { test: (c) => (value) => length(value, c[0], c[1]), messageReadsValue: true }],
+  ['minLength', { test: (c) => lengthWithin(c[0], undefined) }],
+  ['maxLength', { test: (c) => lengthWithin(0, c[0]) }],
+  ['isLength', { test: (c) => lengthWithin(c[0], c[1]), messageReadsValue: true }],
   ['matches', { test: (c) => (value) => matches(value as string, c[0], c[1]) }],
   ['isEmail', one(isEmail)],
   ['isUuid', one(isUUID)],
