@@ -11,27 +11,31 @@ export interface StallTimeouts {
   sendTimeout: number;
 }
 
-/** Marks a socket that has had a request: from then on, its idle timer firing with no response under way is Node's keep-alive timer. */
-const SERVED = Symbol('trellis.served');
+/**
+ * Marks a socket that has had a request, with its server's send timeout: from then on, its idle timer firing with
+ * no response under way is Node's keep-alive timer, and a response that leaves bytes waiting arms the send timeout.
+ */
+const SEND_TIMEOUT = Symbol('trellis.sendTimeout');
 
-type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SERVED]?: boolean };
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SEND_TIMEOUT]?: number };
 
 /**
  * Makes a client that stops sending its body, or stops reading its response, lose its socket (nginx's
- * `client_body_timeout` and `send_timeout`): returns `listener` wrapped, and sets the send timeout on `server`.
- * Both count time *without progress*, never the whole transfer: a slow upload or download that keeps moving
- * bytes is never cut.
+ * `client_body_timeout` and `send_timeout`): returns `listener` wrapped. Both count time *without progress*,
+ * never the whole transfer: a slow upload or download that keeps moving bytes is never cut.
  *
- * - Sending: Node's socket idle timer, armed once per server (`server.timeout`): Node sets it on every socket
- *   when it connects and again when each request arrives (it replaces the keep-alive timer between requests),
- *   so no request pays for a timer of its own. Node refreshes it whenever a write is handed to the socket or
- *   completes, and when it fires during a large write it checks whether the kernel took any of the bytes
- *   queued since (`writeQueueSize`) and re-arms if so: it fires only when nothing moved for the whole time.
- *   Firing before the response started (the handler is still working, or the body is still arriving) is
- *   ignored: a slow handler is the app's business, a slow body the check below. So is firing while no byte
- *   waits to be sent: a stream or event source with nothing new to say is not a stalled client. With no
- *   response under way, the timer that fired is the keep-alive one and the socket is closed as Node closes
- *   it; before the socket's first request, it is left to `headersTimeout`.
+ * - Sending: Node's socket idle timer (`socket.setTimeout`), armed by {@link watchSending} only when a response
+ *   leaves bytes waiting for the client (the kernel's buffer is full, or an earlier response on the socket is
+ *   still going out), and for every streamed body. A response the kernel takes at once (nearly all of them) arms
+ *   nothing: with `server.timeout` Node set a timer as each request arrived and refreshed it at each write, three
+ *   timer operations per request where Node's keep-alive timer alone is one. Once armed, Node refreshes the timer
+ *   whenever a write is handed to the socket or completes, and when it fires during a large write it checks
+ *   whether the kernel took any of the bytes queued since (`writeQueueSize`) and re-arms if so: it fires only
+ *   when nothing moved for the whole time. When the response is sent, Node's keep-alive timer replaces it.
+ *   Firing before the response started (the handler is still working) is ignored: a slow handler is the app's
+ *   business. So is firing while no byte waits to be sent: a stream or event source with nothing new to say is
+ *   not a stalled client. With no response under way, the timer that fired is the keep-alive one and the socket
+ *   is closed as Node closes it; before the socket's first request, it is left to `headersTimeout`.
  * - Receiving: `socket.bytesRead` sampled a few times per `bodyTimeout` while the body is incomplete. When the
  *   app is the one not reading (its buffer of the body is full), the client is not stalled and is not timed out.
  *   A body is watched only if it is still incomplete once the bytes that carried its headers are parsed (in
@@ -41,10 +45,8 @@ type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SERVED]?: 
  */
 export function withStallTimeouts(server: Server, listener: RequestListener, timeouts: StallTimeouts): RequestListener {
   const { bodyTimeout, sendTimeout } = timeouts;
-  if (sendTimeout > 0) {
-    server.timeout = sendTimeout;
-    server.on('timeout', onSocketIdle);
-  }
+  // The keep-alive timer's firing is ours to answer too (a server with a 'timeout' listener is left to close it).
+  server.on('timeout', onSocketIdle);
   // Requests whose body had not arrived when the listener ran, looked at again once the data that brought their
   // headers is parsed: a body in the same packet (nearly every JSON POST) is complete by then and is never watched.
   // Not a microtask: Node runs those between a request's headers and its body of the same packet; an immediate
@@ -59,7 +61,7 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
     pending.length = 0;
   };
   return (req, res) => {
-    (req.socket as ServerSocket)[SERVED] = true;
+    (req.socket as ServerSocket)[SEND_TIMEOUT] = sendTimeout;
     if (bodyTimeout > 0 && !req.complete && announcesBody(req.headers)) {
       if (pending.length === 0) setImmediate(watchPending);
       pending.push(req, res);
@@ -68,12 +70,21 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
   };
 }
 
+/**
+ * Arms the send timeout of `socket` (its server's `sendTimeout`) when bytes written for `res` wait to go out, or
+ * always with `streaming` (a body still to come). Nothing on a socket of a server that `listen` did not make.
+ */
+export function watchSending(socket: Socket | null, res: ServerResponse, streaming = false): void {
+  const timeout = (socket as ServerSocket | null)?.[SEND_TIMEOUT];
+  if (timeout && (streaming || res.writableLength > 0) && !socket!.destroyed) socket!.setTimeout(timeout);
+}
+
 function onSocketIdle(socket: ServerSocket): void {
   const res = socket._httpMessage;
   if (res) {
     // With no byte waiting to go out, the app is the quiet one (a stream between events), not the client.
     if (res.headersSent && !res.writableFinished && res.writableLength > 0) res.destroy();
-  } else if (socket[SERVED]) socket.destroy();
+  } else if (socket[SEND_TIMEOUT] !== undefined) socket.destroy();
 }
 
 function watchBody(req: IncomingMessage, res: ServerResponse, bodyTimeout: number): void {
@@ -114,4 +125,5 @@ function answerBodyTimeout(req: IncomingMessage, res: ServerResponse): void {
   });
   // Destroyed once the answer is flushed: the rest of the body will never be read.
   res.end(body, () => req.socket.destroy());
+  watchSending(req.socket, res);
 }

@@ -6,6 +6,7 @@ import type { Response } from './response';
 import { announcesBody } from './pipeline/body';
 import { ANSWERED } from './protocol';
 import { RESPONSE } from './request';
+import { watchSending } from './server-timeouts';
 
 const FAILURE_BODY = '{"error":"Internal Server Error"}';
 
@@ -27,7 +28,8 @@ const FAILURE_BODY = '{"error":"Internal Server Error"}';
  */
 export function writeResponse(request: Request, response: Response, logger: Logger): void {
   const res = request[RESPONSE];
-  if (res.headersSent || res.writableEnded) return;
+  // Written around the pipeline (Express middleware that answered itself): its bytes may still be waiting.
+  if (res.headersSent || res.writableEnded) return watchSending(request.raw.socket, res);
   const { status, body } = response;
   const headers = response.headers.toObject();
   headers['x-request-id'] = request.id;
@@ -50,9 +52,11 @@ export function writeResponse(request: Request, response: Response, logger: Logg
     return;
   }
   const bodiless = empty || body === undefined || request.method === 'HEAD';
-  if (stream) return bodiless ? void (stream.destroy(), res.end()) : pipeStream(request, stream, logger);
+  if (stream && !bodiless) return pipeStream(request, stream, logger);
+  stream?.destroy();
   if (bodiless) res.end();
   else res.end(body);
+  watchSending(request.raw.socket, res);
 }
 
 /**
@@ -61,6 +65,7 @@ export function writeResponse(request: Request, response: Response, logger: Logg
  * headers are already sent, and is logged.
  */
 function pipeStream(request: Request, stream: Readable, logger: Logger): void {
+  watchSending(request.raw.socket, request[RESPONSE], true);
   pipeline(stream, request[RESPONSE], (error) => {
     if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
       report(logger, request, 'the response stream failed', error);
@@ -108,6 +113,7 @@ export function writeFailure(res: ServerResponse, requestId: string, close: bool
   // The refused writeHead may have set the status message already ("500 OK"): name it again.
   res.writeHead(500, 'Internal Server Error', headers);
   res.end(FAILURE_BODY);
+  watchSending(res.req.socket, res);
 }
 
 /** Logs a failure of `request` as `{ err, reqId }`; a logger that throws cannot break the request path. */

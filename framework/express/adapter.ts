@@ -3,6 +3,7 @@ import { Middleware, type CallNext } from '../middleware';
 import { RESPONSE, type Request } from '../request';
 import { Response } from '../response';
 import type { SecurityDeclaration } from '../security';
+import { watchSending } from '../server-timeouts';
 import { expressify } from './prototypes';
 
 /**
@@ -45,6 +46,8 @@ export class ExpressMiddlewareAdapter extends Middleware {
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {
     const { raw: req, [RESPONSE]: res } = request;
     expressify(req, res);
+    // Express middleware may stream a response by itself (a static file): its bytes are watched from the start.
+    watchSending(req.socket, res, true);
     // For a response the middleware writes by itself.
     res.setHeader('x-request-id', request.id);
     res.setHeader('x-content-type-options', 'nosniff');

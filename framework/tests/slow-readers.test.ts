@@ -18,6 +18,8 @@ class Api extends router('/') {
     return { data: BIG.slice(0, 1024) };
   }
   @Post('/echo') async echo(@Req() request: Request) { return { length: (await request.body()).length }; }
+  // The socket's idle timer while the handler runs (0 when none is armed).
+  @Get('/timer') timer(@Req() request: Request) { return { timeout: request.raw.socket.timeout ?? 0 }; }
 }
 
 // A static file is streamed (Express, `send`), not written at once: the same timeout must cover it.
@@ -93,6 +95,22 @@ describe('sendTimeout (a client that stops reading)', () => {
       assert.equal(text.length - text.indexOf('\r\n\r\n') - 4, JSON.stringify({ data: BIG }).length, 'the whole body arrived');
     } finally {
       await new Promise((resolve) => patient.close(resolve));
+    }
+  });
+
+  it('arms no timer for a response the kernel takes at once: not when a request arrives, not when it is written', async () => {
+    const socket = await open();
+    try {
+      const texts: string[] = [];
+      socket.on('data', (chunk: Buffer) => texts.push(chunk.toString()));
+      for (let i = 0; i < 3; i++) {
+        socket.write('GET /timer HTTP/1.1\r\nHost: x\r\n\r\n');
+        while (!texts.join('').endsWith('}')) await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.match(texts.join(''), /^HTTP\/1\.1 200[^]*\r\n\r\n\{"timeout":0\}$/, `request ${i + 1} on the socket`);
+        texts.length = 0;
+      }
+    } finally {
+      socket.destroy();
     }
   });
 
