@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,26 @@ describe('sendTimeout (a client that stops reading)', () => {
     const received = await readSlowly(socket, 0);
     assert.match(received.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
     assert.ok(received.length < 16 * 1024 * 1024, `${received.length} bytes`);
+  });
+
+  it('destroys the socket of a client that never reads a response Express middleware streams by itself', { timeout: 15_000 }, async () => {
+    const withExpress = new BaseRouter().includeRouter(Api);
+    withExpress.addMiddleware((req: { url: string }, res: NodeJS.WritableStream, next: () => void) =>
+      req.url === '/raw' ? createReadStream(join(assets, 'big.bin')).pipe(res) : next());
+    const other = await listen(withExpress.handler, { host: '127.0.0.1', port: 0, sendTimeout: 300 });
+    try {
+      const serverSide = new Promise<Socket>((resolve) => other.once('connection', resolve));
+      const socket = await open((other.address() as AddressInfo).port);
+      socket.on('error', () => {});
+      socket.pause();
+      socket.write('GET /raw HTTP/1.1\r\nHost: x\r\n\r\n');
+      await closed(await serverSide);
+      const received = await readSlowly(socket, 0);
+      assert.ok(received.length < 16 * 1024 * 1024, `${received.length} bytes`);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('lets a slow reader that keeps reading finish a download longer than the timeout', async () => {
