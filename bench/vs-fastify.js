@@ -4,11 +4,12 @@
 // `fastify`) and the sample as users run it (`trellis-built`: `node dist/main.js` with its access log on) against
 // Fastify with its own request logging on (`fastify-logged`), with raw node:http as the ceiling.
 //
-//   node bench/vs-fastify.js [--rounds 3] [--seconds 3] [--only raw,fastify,trellis] [--built DIR]
+//   node bench/vs-fastify.js [--rounds 3] [--seconds 3] [--warmup 1] [--only raw,fastify,trellis] [--built DIR]
 //
 // --built DIR reuses a sample already built by a previous run (printed at the start; bench/lib/built-sample.js
 // makes one: create, pack, install, build, ~2 min). Each cell is a fresh server pinned to core 0, wrk on core 1,
-// 1 s warm-up, contenders rotated every cell (lib/interleaved.js). Prints medians as a markdown table.
+// --warmup seconds of load before the measured ones (1 by default; the JIT is still compiling both frameworks in
+// the first seconds), contenders rotated every cell (lib/interleaved.js). Prints medians as a markdown table.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -30,14 +31,14 @@ const PAIRS = [
 ];
 
 function parse(argv) {
-  const options = { rounds: 3, seconds: 3, only: ['raw', 'fastify', 'trellis', 'fastify-logged', 'trellis-built'], built: undefined };
+  const options = { rounds: 3, seconds: 3, warmup: 1, only: ['raw', 'fastify', 'trellis', 'fastify-logged', 'trellis-built'], built: undefined };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (flag === '--rounds' || flag === '--seconds') options[flag.slice(2)] = Number(value);
+    if (flag === '--rounds' || flag === '--seconds' || flag === '--warmup') options[flag.slice(2)] = Number(value);
     else if (flag === '--only') options.only = value.split(',');
     else if (flag === '--built') options.built = path.resolve(value);
-    else throw new Error(`unknown option ${flag} (--rounds N, --seconds S, --only ids, --built DIR)`);
+    else throw new Error(`unknown option ${flag} (--rounds N, --seconds S, --warmup S, --only ids, --built DIR)`);
   }
   return options;
 }
@@ -54,7 +55,7 @@ async function main() {
     pin,
     log,
     workDir,
-    settings: { ...FULL, createRuns: 1, warmupSeconds: 1, measureSeconds: options.seconds, connections: 64 },
+    settings: { ...FULL, createRuns: 1, warmupSeconds: options.warmup, measureSeconds: options.seconds, connections: 64 },
     scripts: writeWrkScripts(workDir),
   };
   let builtDir = options.built;
@@ -69,7 +70,7 @@ async function main() {
     const { passed, leftOut } = await checkAll(allContenders(undefined, builtDir).filter((c) => options.only.includes(c.id)), pin, log);
     for (const { id, reason } of leftOut) log(`left out ${id}: ${reason}`);
     const cells = await runInterleaved(passed, ENDPOINTS, { rounds: options.rounds, context, log });
-    console.log(`${options.rounds} rounds x ${options.seconds} s, 64 connections, pinned: ${pin.pinned}, node ${process.version}; medians\n`);
+    console.log(`${options.rounds} rounds x ${options.seconds} s after ${options.warmup} s of warm-up, 64 connections, pinned: ${pin.pinned}, node ${process.version}; medians\n`);
     console.log(pairTable(cells, passed, PAIRS, ENDPOINTS));
     return leftOut.length ? 1 : 0;
   } finally {
