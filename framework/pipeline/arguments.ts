@@ -70,7 +70,8 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     };
     return { read, takesBody: false };
   }
-  // The body's readers call back in turn, from the stream's events; `done` is called once.
+  // The body's readers call back in turn, from the stream's events; `done` is called once, even by a reader that
+  // throws after calling back.
   const read: ArgumentsReader = (request) => (done) => {
     const details: ValidationDetail[] = [];
     let args: unknown[];
@@ -80,15 +81,21 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
       return done(failure);
     }
     let next = 0;
+    let settled = false;
+    const finish = (error: unknown, read?: unknown[]) => {
+      if (settled) return;
+      settled = true;
+      done(error, read);
+    };
     const step: Done = (error, value) => {
-      if (error !== null) return done(error ?? new Error('The request body could not be read'));
+      if (error !== null) return finish(error ?? new Error('The request body could not be read'));
       if (next > 0) args[deferred[next - 1][0]] = value;
-      if (next === deferred.length) return details.length ? done(requestValidationFailure(details)) : done(null, args);
+      if (next === deferred.length) return details.length ? finish(requestValidationFailure(details)) : finish(null, args);
       const extract = deferred[next++][1];
       try {
         extract(request, details, step);
       } catch (failure) {
-        done(failure);
+        finish(failure);
       }
     };
     step(null);
