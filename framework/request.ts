@@ -5,7 +5,7 @@ import type { HTTPException } from './http-exception';
 import type { Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
 import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import { readBodyThen, type BodyCallback } from './pipeline/read-body';
+import { readBody, type BodyCallback } from './pipeline/read-body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -212,7 +212,7 @@ export class Request {
     const read = this.#read;
     if (read === undefined) {
       const waiting: BodyCallback[] = (this.#read = [done]);
-      readBodyThen(this.raw, this.bodyLimit, (error, bytes) => {
+      readBody(this.raw, this.bodyLimit, (error, bytes) => {
         this.#read = { error, bytes };
         for (const callback of waiting) callback(error, bytes);
       });

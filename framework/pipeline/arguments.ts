@@ -1,7 +1,7 @@
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import { positiveLimit, TrellisError } from '../framework-error';
 import type { Class, ParamDefinition } from '../metadata';
-import { READ_JSON, type Request } from '../request';
+import { READ_JSON, type JsonCallback, type Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';
@@ -10,8 +10,8 @@ import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
-/** What a reader of the body calls back with: an error, or `null` and the argument. */
-type Done = (error: unknown, value?: unknown) => void;
+/** What a reader of the body calls back with: an error, or `null` and the argument (as `request[READ_JSON]` does). */
+type Done = JsonCallback;
 /** A reader of the body (JSON, files): it calls `done` once, from the events that bring the body. */
 type BodyExtractor = (request: Request, details: ValidationDetail[], done: Done) => void;
 

@@ -14,24 +14,19 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
 export type BodyCallback = (error: HTTPException | null, bytes?: Buffer) => void;
 
 /**
- * Reads the whole body, decoding gzip/deflate/br. `limit` bounds the decoded size (413), so a small
- * compressed body that inflates past it is refused too; a Content-Length above the limit is refused before
- * a byte is read; a body that ends short of its Content-Length (the client went away) is a 400.
+ * Reads the whole body, decoding gzip/deflate/br, and calls `done` once: with the bytes, or with the error.
+ * `limit` bounds the decoded size (413), so a small compressed body that inflates past it is refused too; a
+ * Content-Length above the limit is refused before a byte is read; a body that ends short of its Content-Length
+ * (the client went away) is a 400. A callback rather than a promise: the argument reader of a JSON route parses
+ * and validates in it, and the dispatcher settles one promise for the whole request (`request.body()` is the
+ * promise of it).
  *
- * Hand-written rather than raw-body: four listeners and one promise. raw-body's five listeners, its promise wrapper
- * and its checks for encodings and pipes were 1.2 µs of a JSON POST's profile, against 0.8 for Fastify's reader of
- * the same shape (bench/ISSUE-15-RESULTS.md, "Second pass", with `node bench/ab.js` before and after). What it
- * reads is the same: raw bytes, never strings.
+ * Hand-written rather than raw-body: four listeners. raw-body's five listeners, its promise wrapper and its checks
+ * for encodings and pipes were 1.2 µs of a JSON POST's profile, against 0.8 for Fastify's reader of the same
+ * shape (bench/ISSUE-15-RESULTS.md, "Second pass", with `node bench/ab.js` before and after). What it reads is the
+ * same: raw bytes, never strings.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => readBodyThen(req, limit, (error, bytes) => (error ? reject(error) : resolve(bytes!))));
-}
-
-/**
- * {@link readBody} calling `done` once instead of settling a promise: the argument reader of a JSON route
- * parses and validates in the same callback, and settles one promise for the whole body.
- */
-export function readBodyThen(req: IncomingMessage, limit: number, done: BodyCallback): void {
+export function readBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
   const encoding = req.headers['content-encoding'];
   const name = encoding === undefined ? 'identity' : encoding.trim().toLowerCase();
   if (name === 'identity') {
