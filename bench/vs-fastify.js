@@ -2,7 +2,8 @@
 'use strict';
 // trellis against Fastify in one interleaved run (issue 15's targets): the minimal apps (`trellis` against
 // `fastify`) and the sample as users run it (`trellis-built`: `node dist/main.js` with its access log on) against
-// Fastify with its own request logging on (`fastify-logged`), with raw node:http as the ceiling.
+// Fastify with its own request logging on (`fastify-logged`), with raw node:http as the ceiling; and, like for like,
+// the minimal app against Fastify sending the two headers every trellis response carries (`fastify-headers`).
 //
 //   node bench/vs-fastify.js [--rounds 3] [--seconds 3] [--warmup 1] [--only raw,fastify,trellis] [--built DIR]
 //
@@ -28,10 +29,11 @@ const { assertWrk } = require('./lib/wrk');
 const PAIRS = [
   ['trellis', 'fastify'],
   ['trellis-built', 'fastify-logged'],
+  ['trellis', 'fastify-headers'],
 ];
 
 function parse(argv) {
-  const options = { rounds: 3, seconds: 3, warmup: 1, only: ['raw', 'fastify', 'trellis', 'fastify-logged', 'trellis-built'], built: undefined };
+  const options = { rounds: 3, seconds: 3, warmup: 1, only: ['raw', 'fastify', 'trellis', 'fastify-logged', 'trellis-built', 'fastify-headers'], built: undefined };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);

@@ -2,11 +2,21 @@
 // Fastify 5 with JSON-schema validation (Ajv) of params, query and body; no response schemas, so every
 // contender serialises with JSON.stringify. Logger off (the default); FASTIFY_LOGGER=1 turns Fastify's own request
 // logging on (pino to stdout: "incoming request" and "request completed" per request), the contender that
-// stands beside a trellis app with its access log on.
+// stands beside a trellis app with its access log on. FASTIFY_HEADERS=1 sends the two headers every trellis response
+// carries (its request id as `X-Request-Id`, `X-Content-Type-Options: nosniff`) from an onRequest hook, as a
+// Fastify user adds them (@fastify/helmet sets its headers the same way): the like-for-like contender.
 const Fastify = require('fastify');
 const { tasks, searchProducts } = require('./shared/store');
 
 const app = Fastify({ logger: process.env.FASTIFY_LOGGER === '1' });
+
+if (process.env.FASTIFY_HEADERS === '1') {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
+}
 
 app.get(
   '/tasks/:id',

@@ -51,6 +51,12 @@ function contenders(sampleDir, builtDir) {
       command: node(app('fastify.js')),
       env: { FASTIFY_LOGGER: '1' },
     },
+    {
+      id: 'fastify-headers',
+      label: `Fastify ${versionOf('fastify')}, trellis's two headers`,
+      command: node(app('fastify.js')),
+      env: { FASTIFY_HEADERS: '1' },
+    },
     { id: 'hono', label: `Hono ${versionOf('hono')}`, command: node(app('hono.js')) },
     {
       id: 'routing-controllers',
@@ -96,6 +102,6 @@ function contenders(sampleDir, builtDir) {
   return list;
 }
 
-const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built', 'trellis-run-installed'];
+const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'fastify-headers', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built', 'trellis-run-installed'];
 
 module.exports = { contenders, ALL_IDS, versionOf };

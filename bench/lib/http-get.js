@@ -3,10 +3,10 @@
 const http = require('node:http');
 
 /**
- * Resolves to `{ status, text, json }`; rejects on a connection error or after `timeoutMs`.
+ * Resolves to `{ status, headers, text, json }`; rejects on a connection error or after `timeoutMs`.
  * @param {number} port
  * @param {{ method?: string, path: string, body?: unknown }} what
- * @returns {Promise<{ status: number, text: string, json: any }>}
+ * @returns {Promise<{ status: number, headers: http.IncomingHttpHeaders, text: string, json: any }>}
  */
 function request(port, { method = 'GET', path, body }, timeoutMs = 5000) {
   return new Promise((resolve, reject) => {
@@ -23,7 +23,7 @@ function request(port, { method = 'GET', path, body }, timeoutMs = 5000) {
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode, text, json });
+        resolve({ status: /** @type {number} */ (res.statusCode), headers: res.headers, text, json });
       });
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));

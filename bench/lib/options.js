@@ -31,7 +31,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only a,b] [--out DIR]
   --quick     smoke run: 1 repetition of 1 s per cell, few cold starts; written to bench/.quick/
   --only      contenders to run, by id (raw, express, fastify, hono, routing-controllers,
               nest, trellis, trellis-sample, trellis-run, trellis-run-quiet, trellis-built,
-              fastify-logged)
+              fastify-logged, fastify-headers)
   --out DIR   where RESULTS.md, results.json and results.svg go (default bench/, or bench/.quick/ with --quick)`;
 
 /** Parses argv; throws an Error with a one-line message for an unknown flag. */

@@ -34,6 +34,29 @@ describe('contender apps', () => {
   });
 });
 
+describe('the like-for-like Fastify contender', () => {
+  it('sends the request id and nosniff headers trellis sends, on a 200, a 404 and a 400; bare Fastify sends neither', async () => {
+    const all = contenders();
+    const seen = {};
+    for (const id of ['trellis', 'fastify-headers', 'fastify']) {
+      const server = await startServer(all.find((c) => c.id === id), pin);
+      try {
+        const answers = [
+          await request(server.port, { path: '/tasks/1' }),
+          await request(server.port, { path: '/tasks/999' }),
+          await request(server.port, { method: 'POST', path: '/tasks', body: { title: '' } }),
+        ];
+        seen[id] = answers.map((a) => [a.status >= 400, typeof a.headers['x-request-id'] === 'string' && a.headers['x-request-id'] !== '', a.headers['x-content-type-options']]);
+      } finally {
+        await server.stop();
+      }
+    }
+    assert.deepEqual(seen.trellis, [[false, true, 'nosniff'], [true, true, 'nosniff'], [true, true, 'nosniff']]);
+    assert.deepEqual(seen['fastify-headers'], seen.trellis);
+    assert.deepEqual(seen.fastify, [[false, false, undefined], [true, false, undefined], [true, false, undefined]]);
+  });
+});
+
 // Answers every request with {"id":2} (status 200), so every check fails.
 const brokenServer = (port) =>
   `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.end('{"id":2}')); }).listen(${port}, '127.0.0.1')`;
