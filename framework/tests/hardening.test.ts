@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { IsString } from 'class-validator';
 import { BaseRouter, Get, Post, router } from '../index';
+import { idGenerator } from '../request-id';
 import { Body } from '../param';
 import { TestClient } from '../testing';
 import { capturedLog } from './fixtures/captured-log';
@@ -27,7 +28,7 @@ describe('request ids', () => {
   it('sends a generated X-Request-Id on every response, unique per request', async () => {
     const a = await client.get('/nowhere');
     const b = await client.post('/notes', { json: { text: 'x' } });
-    assert.match(String(a.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-z]+$/);
+    assert.match(String(a.headers['x-request-id']), /^[0-9a-f]{6}-[0-9a-z]{1,5}$/);
     assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
   });
 
@@ -42,8 +43,19 @@ describe('request ids', () => {
     });
     const c = new TestClient(withExpress);
     for (const path of ['/teapot', '/nowhere', '/docs/openapi.json']) {
-      assert.match(String((await c.get(path)).headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-z]+$/, path);
+      assert.match(String((await c.get(path)).headers['x-request-id']), /^[0-9a-f]{6}-[0-9a-z]{1,5}$/, path);
     }
+  });
+
+  it('makes ids of at most 12 characters, drawing a new prefix when the counter would reach the rollover', () => {
+    const next = idGenerator(36 ** 2);
+    const ids = Array.from({ length: 36 ** 2 + 1 }, () => next());
+    const prefixes = new Set(ids.map((id) => id.slice(0, 7)));
+    assert.equal(prefixes.size, 2); // a new prefix after the 1,295th id (a 1-in-16,777,216 chance it repeats)
+    assert.deepEqual([ids[0].slice(7), ids[1294].slice(7), ids[1295].slice(7), ids[1296].slice(7)], ['1', 'zz', '1', '2']);
+    assert.equal(new Set(ids).size, ids.length);
+    const defaults = idGenerator();
+    for (let i = 0; i < 1000; i++) assert.match(defaults(), /^[0-9a-f]{6}-[0-9a-z]{1,5}$/);
   });
 
   it('keeps a sane incoming id and replaces an unsafe one', async () => {
