@@ -1,6 +1,7 @@
 import type { ValidationDetail } from '../../http-exception';
 import { joinField } from './fields';
 import type { ClassPlan, NestedPlan, PropertyPlan, RulePlan } from './plan';
+import type { Predicate } from './rules';
 
 /** See framework/pipeline/compiled/index.ts. */
 export type CompiledCheck = (instance: object, prefix: string, details: ValidationDetail[]) => void;
@@ -25,6 +26,10 @@ export const unknownValueCheck: CompiledCheck = (_instance, prefix, details) => 
  * the nested validations, pushing each failing rule's message (one per rule key, in first-failure order) before
  * the details of what it nests.
  *
+ * The function is generated per class, one statement per property and rule, with the property names as literals
+ * and each rule's test and message at a call site of its own: V8 then inlines them, where one loop over the plan
+ * for every class calls all of them from the same sites (about 100 ns more per body of three properties).
+ *
  * @example
  * ```ts
  * const check = buildCheck(planOf(TaskIn), checkOf);
@@ -33,55 +38,76 @@ export const unknownValueCheck: CompiledCheck = (_instance, prefix, details) => 
  */
 export function buildCheck(plan: ClassPlan, checkOf: CheckOf): CompiledCheck {
   const { grouped, properties } = plan;
-  const nestedInto = nestedValidator(checkOf);
-  return (instance, prefix, details) => {
-    const object = instance as Record<string, unknown>;
+  const bound: string[] = []; // the plan's functions, each read once into a constant of its own
+  const bind = (name: string, path: string) => {
+    bound.push(`const ${name} = properties${path};`);
+    return name;
+  };
+  const keeps = properties.map((property) => `key !== ${literal(property.name)}`).join(' && ') || 'true';
+  const body = properties.map((property, p) => propertySource(property, (name, path) => bind(`${name}${p}`, `[${p}]${path}`)));
+  const source = `${bound.join('\n')}
+  return function check(instance, prefix, details) {
+    const object = instance;
     for (const key of Object.keys(object)) {
-      const metadatas = grouped[key];
-      if (!metadatas || metadatas.length === 0) delete object[key];
+      if (${keeps}) {
+        const metadatas = grouped[key];
+        if (!metadatas || metadatas.length === 0) delete object[key];
+      }
     }
-    for (let p = 0; p < properties.length; p++) {
-      const property = properties[p];
-      const value = object[property.name];
-      if (!conditionsHold(property, object, value)) continue;
-      let failures = failed(property.defined, value, object, undefined);
-      failures = failed(property.rules, value, object, failures);
-      const { nested } = property;
-      const structured = value instanceof Object;
-      if (nested.length && value !== undefined && !structured) failures = primitiveFailures(nested, value, failures);
-      if (failures) {
-        const field = joinField(prefix, property.name);
+    ${body.join('\n')}
+  };`;
+  const helpers = { joinField, record, everyItem, isCollection, primitiveFailures, nestedInto: nestedValidator(checkOf) };
+  const make = new Function('grouped', 'properties', ...Object.keys(helpers), source);
+  return make(grouped, properties, ...Object.values(helpers));
+}
+
+// Names and rule keys enter the source only through JSON.stringify; everything else is read from the plan.
+function literal(text: string): string {
+  return JSON.stringify(text);
+}
+
+// One property's statements; `bind(name, path)` names the plan's value at properties[p]<path>.
+function propertySource(property: PropertyPlan, bind: (name: string, path: string) => string): string {
+  const name = literal(property.name);
+  const { conditions, defined, rules, nested } = property;
+  const ruleSource = (rule: RulePlan, list: 'defined' | 'rules', r: number) => {
+    const test = bind(`${list}Test${r}_`, `.${list}[${r}].test`);
+    const message = bind(`${list}Message${r}_`, `.${list}[${r}].message`);
+    const passes = rule.each ? `(isCollection(value) ? everyItem(${test}, value) : ${test}(value))` : `${test}(value)`;
+    return `if (!${passes}) failures = record(failures, ${literal(rule.type)}, ${message}(value, object));`;
+  };
+  const nestedPlans = nested.length ? bind('nested', '.nested') : '';
+  const checks = `let failures;
+      ${defined.map((rule, r) => ruleSource(rule, 'defined', r)).join('\n')}
+      ${rules.map((rule, r) => ruleSource(rule, 'rules', r)).join('\n')}
+      ${nested.length ? `const structured = value instanceof Object;
+      if (value !== undefined && !structured) failures = primitiveFailures(${nestedPlans}, value, failures);` : ''}
+      if (failures !== undefined) {
+        const field = joinField(prefix, ${name});
         for (let i = 1; i < failures.length; i += 2) details.push({ location: 'body', field, message: failures[i] });
       }
-      if (nested.length && structured) nestedInto(value, nested, joinField(prefix, property.name), details);
+      ${nested.length ? `if (structured) nestedInto(value, ${nestedPlans}, joinField(prefix, ${name}), details);` : ''}`;
+  if (conditions.length === 0) return `{\n const value = object[${name}];\n ${checks}\n }`;
+  // class-validator calls every condition (no short-circuit), in order.
+  const holds = conditions.map((_, c) => `holds = ${bind(`condition${c}_`, `.conditions[${c}]`)}(object, value) && holds;`);
+  return `{
+    const value = object[${name}];
+    let holds = true;
+    ${holds.join('\n')}
+    if (holds) {
+      ${checks}
     }
-  };
+  }`;
 }
 
-function conditionsHold(property: PropertyPlan, object: object, value: unknown): boolean {
-  const { conditions } = property;
-  let holds = true;
-  for (let i = 0; i < conditions.length; i++) holds = conditions[i](object, value) && holds;
-  return holds;
+function isCollection(value: unknown): value is unknown[] | Set<unknown> | Map<unknown, unknown> {
+  return Array.isArray(value) || value instanceof Set || value instanceof Map;
 }
 
-// Failures as [type, message, type, message...]: a type failing again replaces its message in place, as
-// `error.constraints[type] = message` does.
-function failed(rules: RulePlan[], value: unknown, object: object, failures: string[] | undefined): string[] | undefined {
-  for (let r = 0; r < rules.length; r++) {
-    const rule = rules[r];
-    if (rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)) {
-      if (everyItem(rule, value)) continue;
-    } else if (rule.test(value)) continue;
-    failures = record(failures, rule.type, rule.message(value, object));
-  }
-  return failures;
-}
-
-function everyItem(rule: RulePlan, value: unknown[] | Set<unknown> | Map<unknown, unknown>): boolean {
+function everyItem(test: Predicate, value: unknown[] | Set<unknown> | Map<unknown, unknown>): boolean {
   const items = value instanceof Map ? Array.from(value.values()) : Array.isArray(value) ? value : Array.from(value);
   let passes = true;
-  for (let i = 0; i < items.length; i++) passes = rule.test(items[i]) && passes;
+  for (let i = 0; i < items.length; i++) passes = test(items[i]) && passes;
   return passes;
 }
 
