@@ -116,6 +116,8 @@ function primitiveFailures(nested: NestedPlan[], value: unknown, failures: strin
   return failures!;
 }
 
+// Failures as [type, message, type, message...]: a type failing again replaces its message in place, as
+// `error.constraints[type] = message` does.
 function record(failures: string[] | undefined, type: string, message: string): string[] {
   if (!failures) return [type, message];
   for (let i = 0; i < failures.length; i += 2) {
@@ -133,7 +135,7 @@ function record(failures: string[] | undefined, type: string, message: string): 
 // primitives get the nested message, under their index) and an object is executed as its own class.
 function nestedValidator(checkOf: CheckOf) {
   const nestedInto = (value: object, nested: NestedPlan[], field: string, details: ValidationDetail[]): void => {
-    const arrayLike = Array.isArray(value) || value instanceof Set || value instanceof Map;
+    const arrayLike = isCollection(value);
     for (let n = 0; n < nested.length; n++) {
       if (!arrayLike) {
         // A JSON object's own `constructor` key (not a class) has no rules either: not class-validator's TypeError.
