@@ -88,7 +88,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
       done(error, read);
     };
     const step: Done = (error, value) => {
-      if (error !== null) return finish(error ?? new Error('The request body could not be read'));
+      if (error !== null) return finish(orUnreadable(error));
       if (next > 0) args[deferred[next - 1][0]] = value;
       if (next === deferred.length) return details.length ? finish(requestValidationFailure(details)) : finish(null, args);
       const extract = deferred[next++][1];
@@ -105,7 +105,12 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
 
 // A reader that returns a promise, as a reader that calls back.
 function calledBack(extract: (request: Request, details: ValidationDetail[]) => Promise<unknown>): BodyExtractor {
-  return (request, details, done) => extract(request, details).then((value) => done(null, value), (error: unknown) => done(error ?? new Error('The request body could not be read')));
+  return (request, details, done) => extract(request, details).then((value) => done(null, value), (error: unknown) => done(orUnreadable(error)));
+}
+
+// A failure with no error given (a rejection with `undefined`) still fails the request.
+function orUnreadable(error: unknown): unknown {
+  return error ?? new Error('The request body could not be read');
 }
 
 function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
