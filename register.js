@@ -14,7 +14,14 @@
 // `npm install`) import this package's own copies of `trellis`, `trellis/*` and the libraries whose
 // state the framework shares with the project (class-validator keeps DTO rules in a module-level
 // store): one instance of each. The hook runs when a module is resolved, never per request.
-const Module = require('node:module');
+/**
+ * Node's CommonJS loader with the two internals this hook replaces (not in @types/node; stable since Node 0.x).
+ * @type {typeof import('node:module') & {
+ *   _extensions: Record<string, (module: NodeJS.Module & { _compile(code: string, filename: string): void }, filename: string) => void>,
+ *   _resolveFilename: ((this: unknown, request: string, parent: NodeJS.Module | undefined, ...rest: unknown[]) => string) & { trellisAliases?: boolean },
+ * }}
+ */
+const Module = /** @type {any} */ (require('node:module'));
 const fs = require('node:fs');
 const path = require('node:path');
 const { sharedAliases } = require('./cli/loader/aliases');
@@ -50,6 +57,7 @@ const ALIASES = sharedAliases(code);
 if (!Module._resolveFilename.trellisAliases) {
   const resolveFilename = Module._resolveFilename;
   const resolved = new Map();
+  /** @type {typeof resolveFilename} */
   const hooked = function resolveWithAliases(request, parent, ...rest) {
     const target = ALIASES.get(request);
     // Libraries inside our node_modules keep their own resolution (they may pin other versions).

@@ -23,6 +23,7 @@ const { assertWrk, runWrk } = require('./lib/wrk');
 const ENDPOINT_IDS = ['get-task', 'post-task'];
 
 function parse(argv) {
+  /** @type {{ checkouts: Array<{ name: string, dir: string }>, rounds: number, seconds: number }} */
   const options = { checkouts: [], rounds: 3, seconds: 5 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[++i]];
@@ -44,6 +45,7 @@ const quote = (word) => `'${word.replace(/'/g, "'\\''")}'`;
 /** Busy and total time of one core so far, in clock ticks (/proc/stat). */
 function coreTicks(core) {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${core} `));
+  if (line === undefined) throw new Error(`/proc/stat has no line for core ${core}`);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }

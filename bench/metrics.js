@@ -68,6 +68,7 @@ const contender = (metrics, env = {}) => ({
 /** Busy and total time of one core so far, in clock ticks (/proc/stat). */
 function coreTicks(core) {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${core} `));
+  if (line === undefined) throw new Error(`/proc/stat has no line for core ${core}`);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }

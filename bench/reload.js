@@ -102,6 +102,7 @@ async function main() {
     };
     const streams = Array.from({ length: options.streams }, stream);
 
+    /** @type {number[]} */
     const reloadMs = [];
     for (let n = 1; n <= options.reloads; n++) {
       await pause(300); // a steady stream between edits
@@ -135,7 +136,7 @@ async function main() {
     const others = [...outcomes].filter(([outcome]) => outcome !== '200' && outcome !== 'error ECONNREFUSED').map(([o, c]) => `${c} ${o}`).join(', ') || '0';
     console.log(
       `| ${total} | ${outcomes.get('200') ?? 0} | ${refused} | ${others} | ${longestGap.toFixed(0)} ms | ` +
-        `${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms | ${sorted.at(-1).toFixed(0)} ms |`,
+        `${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms | ${sorted[sorted.length - 1].toFixed(0)} ms |`,
     );
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {

@@ -26,7 +26,7 @@ function readJson(req, res, onBody) {
 }
 
 const server = http.createServer((req, res) => {
-  const url = req.url;
+  const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   if (req.method === 'GET' && path.startsWith('/tasks/')) {

@@ -36,6 +36,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only a,b] [--out DIR]
 
 /** Parses argv; throws an Error with a one-line message for an unknown flag. */
 function parseOptions(argv) {
+  /** @type {{ quick: boolean, only: string[] | undefined, out: string | undefined, help: boolean }} */
   const options = { quick: false, only: undefined, out: undefined, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -49,9 +50,8 @@ function parseOptions(argv) {
     } else throw new Error(`unknown option ${arg} (see --help)`);
   }
   const benchDir = path.resolve(__dirname, '..');
-  options.out ??= options.quick ? path.join(benchDir, '.quick') : benchDir;
-  options.settings = options.quick ? QUICK : FULL;
-  return options;
+  const out = options.out ?? (options.quick ? path.join(benchDir, '.quick') : benchDir);
+  return { ...options, out, settings: options.quick ? QUICK : FULL };
 }
 
 module.exports = { parseOptions, USAGE, FULL, QUICK };

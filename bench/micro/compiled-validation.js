@@ -88,7 +88,7 @@ async function main() {
     label,
     body,
     runs: Object.fromEntries(variants.map((v) => [v, VARIANTS[v](cls)])),
-    ns: Object.fromEntries(variants.map((v) => [v, []])),
+    ns: Object.fromEntries(variants.map((v) => [v, /** @type {number[]} */ ([])])),
   }));
 
   // Both validators give the same details before timing.

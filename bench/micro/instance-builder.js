@@ -17,6 +17,7 @@ const { OrderIn } = require('./instance-dtos');
 const { median, rotate } = require('../lib/stats');
 
 const address = (city) => ({ street: '1 Main St', city, zip: '12345' });
+/** @type {Array<[string, new (...args: any[]) => object, object]>} */
 const BODIES = [
   ['TaskIn', TaskIn, { title: 'Write the report', description: 'before Friday', completed: false }],
   ['TaskIn + 3 undeclared', TaskIn, { title: 'Write', completed: true, a: 1, b: [2], c: { d: 3 } }],
@@ -68,7 +69,7 @@ const cases = BODIES.map(([label, cls, body]) => {
   const [a, b] = variants.map((v) => builds[v](body));
   assert.equal(Object.getPrototypeOf(a), Object.getPrototypeOf(b));
   assert.equal(JSON.stringify(a), JSON.stringify(b));
-  return { label, body, builds, ns: Object.fromEntries(variants.map((v) => [v, []])) };
+  return { label, body, builds, ns: Object.fromEntries(variants.map((v) => [v, /** @type {number[]} */ ([])])) };
 });
 for (const c of cases) for (const v of variants) time(c.builds[v], c.body, iterations); // warm-up
 for (let r = 0; r < rounds; r++) {

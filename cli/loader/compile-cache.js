@@ -35,12 +35,12 @@ function usable(dir) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if (error.code !== 'EEXIST') return false;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') return false;
   }
   try {
     const stat = fs.lstatSync(dir); // a symbolic link (someone else's folder in /tmp) is refused
     if (!stat.isDirectory()) return false;
-    if (process.platform !== 'win32' && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return false;
+    if (process.platform !== 'win32' && (stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0)) return false;
     fs.accessSync(dir, fs.constants.W_OK);
     return true;
   } catch {

@@ -6,6 +6,7 @@ const { CompileCache, cacheDirs } = require('./compile-cache');
 
 const PACKAGE_ROOT = path.join(__dirname, '..', '..');
 
+/** @type {import('@swc/core').Options} */
 const baseOptions = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -17,6 +18,7 @@ const baseOptions = {
   swcrc: false,
   configFile: false,
 };
+/** @type {{ mapped: import('@swc/core').Options, plain: import('@swc/core').Options }} */
 const OPTIONS = {
   mapped: { ...baseOptions, sourceMaps: 'inline' },
   plain: { ...baseOptions, sourceMaps: false },
@@ -34,7 +36,8 @@ function swcPackageVersion() {
   try {
     return require('@swc/core/package.json').version;
   } catch (error) {
-    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'MODULE_NOT_FOUND') throw error;
+    /** @type {Error & { code?: string }} */
     const missing = new Error("@swc/core is not installed (it compiles the project's TypeScript): run `npm install -D @swc/core`");
     missing.code = 'TRELLIS_SWC_MISSING';
     throw missing;
@@ -52,7 +55,7 @@ function swcPackageVersion() {
 function compileTypeScript(source, filename, map) {
   swcVersion ??= swcPackageVersion();
   const key = cache?.key(swcVersion, OPTIONS_TEXT, String(map), filename, source);
-  const cached = key && cache.get(key);
+  const cached = key && cache?.get(key);
   if (cached !== undefined) return cached;
   swc ??= require('@swc/core');
   let code;
@@ -61,7 +64,7 @@ function compileTypeScript(source, filename, map) {
   } catch (error) {
     throw syntaxError(error, filename);
   }
-  if (key) cache.set(key, code);
+  if (key) cache?.set(key, code);
   return code;
 }
 
@@ -72,6 +75,7 @@ function syntaxError(error, filename) {
   const message = (/^\s*x (.+)$/m.exec(text) || [, 'Syntax error'])[1].trim();
   const where = /,-\[(.+):(\d+):(\d+)\]/.exec(text);
   const line = where ? Number(where[2]) : 1;
+  /** @type {SyntaxError & { file?: string, line?: number }} */
   const result = new SyntaxError(message);
   result.file = filename;
   result.line = line;

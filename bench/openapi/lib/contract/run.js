@@ -94,6 +94,7 @@ function wire(value) {
 async function contractRun(doc, base, { token = '', basic = undefined, timeoutMs = 10_000 } = {}) {
   const validator = schemas(doc);
   const server = serverURL(doc, base);
+  /** @type {{ server: string, responses: number, mismatchedResponses: number, mismatches: string[], notes: string[], byKind: Record<string, number>, statuses: Record<string, number>, errors: string[] }} */
   const result = { server, responses: 0, mismatchedResponses: 0, mismatches: [], notes: [], byKind: {}, statuses: {}, errors: [] };
   for (const op of ordered(operations(doc))) {
     let requests;

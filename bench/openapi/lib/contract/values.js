@@ -59,6 +59,8 @@ function edges(schema) {
  * Values a schema refuses: `[{ value, why, kind }]` (kind `type` or `range`), unchecked. `wire` is true for
  * parameters, whose values travel as text: a wrong type there is text that does not convert. `item` fills
  * an array made longer than maxItems.
+ * @param {any} schema
+ * @param {{ wire?: boolean, item?: unknown }} [options]
  */
 function refused(schema, { wire = false, item = undefined } = {}) {
   const found = [];
