@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { AppOptions, RequestListener } from './app-options';
 import { settingsProvider } from './settings';
 import { Container } from './injection/container';
@@ -13,21 +12,18 @@ import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import type { Class } from './metadata';
 import { isMiddlewareClass, type MiddlewareLike } from './middleware';
-import { Request, RESPONSE, type RequestContext } from './request';
 import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
-import { buildDispatcher, type Dispatcher } from './dispatch';
+import { buildDispatcher } from './dispatch';
 import { docsPrefix, docsRouter } from './docs';
 import { createMetrics, type AppMetrics } from './metrics';
 import type { Registry } from 'prom-client';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import type { TypeTable } from './source/types/table';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
-import { report, writeFailure, writeResponse } from './write';
-import { JSONResponse, Response } from './response';
-import { protocolRefusal } from './protocol';
-import { canonicalPath } from './routing/canonical-path';
+import type { Response } from './response';
+import { AppListener } from './app-listener';
 import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
@@ -68,19 +64,18 @@ export class BaseRouter {
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
   #openapi: OpenAPIDocument | undefined;
-  #dispatcher: Dispatcher | undefined;
-  #context: RequestContext | undefined;
   #frozen = false;
   readonly #life: Lifecycle;
   /** The router classes included, which the app builds when it starts. */
   readonly #routerClasses: Array<Class<Controller>> = [];
-  #probes: ((request: Request) => Promise<Response> | undefined) | undefined;
   readonly #staticMounts: StaticMount[] = [];
   #templates: TemplateEngine | undefined;
   readonly #docComments: DocCommentTable | undefined;
   /** What the routes' sources say of their return types and statuses: given, read when the app freezes, or none (`false`). */
   #sourceTypes: TypeTable | false | undefined;
   readonly #metrics: AppMetrics | undefined;
+  /** Serves the requests: `handler` is its listener. */
+  readonly #serving: AppListener;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -98,6 +93,7 @@ export class BaseRouter {
     this.#docComments = options.docComments;
     this.#sourceTypes = options.sourceTypes;
     this.#metrics = createMetrics(options.metrics);
+    this.#serving = new AppListener(this.logger, this.#metrics, () => this.start());
     if (this.#metrics) {
       this.#container.provide(this.#metrics.registry);
       this.#include(this.#metrics.router);
@@ -242,7 +238,7 @@ export class BaseRouter {
    */
   get handler(): RequestListener {
     this.#freeze();
-    return this.#listener;
+    return this.#serving.listener;
   }
 
   /**
@@ -337,35 +333,7 @@ export class BaseRouter {
     const sourceTypes = this.#types();
     const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
-    return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#dispatcher = dispatcher) };
-  }
-
-  readonly #listener: RequestListener = (req, res) => {
-    // Frozen once (reading `handler` froze it already): a frozen app skips listing its consumers per request.
-    if (!this.#frozen) this.#freeze();
-    const dispatcher = this.#dispatcher;
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const target = q < 0 ? url : url.slice(0, q);
-    const path = canonicalPath(target);
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.#context);
-    // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
-    (req as IncomingMessage & { id?: string }).id = request.id;
-    this.#metrics?.tallies.track(request, res);
-    const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
-    if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.logger);
-    if (!dispatcher) return void this.#beforeStart(request);
-    this.#serve(dispatcher, request);
-  };
-
-  // A response ready at once (a GET whose handler returned a value) is written in the same turn of the loop.
-  #serve(dispatcher: Dispatcher, request: Request): void {
-    const response = dispatcher(request);
-    if (response instanceof Response) return writeResponse(request, response, this.logger);
-    response.then(
-      (ready) => writeResponse(request, ready, this.logger),
-      (error) => this.#crash(request, error),
-    );
+    return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#serving.dispatcher = dispatcher) };
   }
 
   /**
@@ -388,28 +356,10 @@ export class BaseRouter {
     return (this.#openapi = buildOpenAPI(info, this.#routes, this.#docComments, this.#types(), exceptionStatus));
   }
 
-  // A request before the app has started starts it: the health probes answer at once (503 for readiness),
-  // anything else waits for the start.
-  async #beforeStart(request: Request): Promise<void> {
-    const starting = this.start();
-    const probe = this.#probes?.(request);
-    if (probe) {
-      starting.catch(() => {}); // reported to the requests that wait for it, and by /readyz staying 503
-      return writeResponse(request, await probe, this.logger);
-    }
-    try {
-      await starting;
-    } catch (error) {
-      report(this.logger, request, 'the app failed to start', error);
-      return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.logger);
-    }
-    this.#serve(this.#dispatcher!, request);
-  }
-
   #includeHealth(settings: NonNullable<ReturnType<typeof healthSettings>>): void {
     const router = healthRouter(settings, this);
     const records = this.#include(router).#routes.filter((route) => route.instance === router);
-    this.#probes = (request) => {
+    this.#serving.probe = (request) => {
       const route = records.find((record) => record.path === request.path && (request.method === 'GET' || request.method === 'HEAD'));
       return route && (route.instance as unknown as Record<string, () => Promise<Response>>)[route.handlerName as string]();
     };
@@ -441,7 +391,7 @@ export class BaseRouter {
     this.#container.check(consumers);
     this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
-    this.#context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
+    this.#serving.context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
     if (this.#sourceTypes === undefined) this.#sourceTypes = readRouteTypes(this.#routes) ?? false;
     return consumers;
   }
@@ -472,12 +422,6 @@ export class BaseRouter {
   #middlewareClasses(): Class[] {
     const all = [...this.#middleware, ...this.#routes.flatMap((route) => route.middleware)];
     return [...new Set(all.filter((like) => isMiddlewareClass(like)))] as Class[];
-  }
-
-  // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
-  #crash(request: Request, error: unknown): void {
-    writeFailure(request[RESPONSE], request.id, request.raw.complete === false);
-    report(this.logger, request, 'the request failed', error);
   }
 }
 

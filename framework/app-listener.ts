@@ -1,0 +1,82 @@
+import type { IncomingMessage } from 'node:http';
+import type { RequestListener } from './app-options';
+import type { Dispatcher } from './dispatch';
+import type { Logger } from './exception-handlers';
+import type { AppMetrics } from './metrics';
+import { protocolRefusal } from './protocol';
+import { Request, RESPONSE, type RequestContext } from './request';
+import { JSONResponse, Response } from './response';
+import { canonicalPath } from './routing/canonical-path';
+import { report, writeFailure, writeResponse } from './write';
+
+/**
+ * How an app serves a request (internal; `BaseRouter.handler` is its `listener`): the Node request becomes a
+ * `Request` with its id, a path Node lets through but HTTP forbids is refused, and the app's pipeline answers,
+ * or, before the app has started, the start is awaited first. The app sets `context` when it freezes, `probe`
+ * when it has health probes, and `dispatcher` once its startup hooks ran.
+ */
+export class AppListener {
+  context: RequestContext | undefined;
+  dispatcher: Dispatcher | undefined;
+  /** A health probe's answer to `request`, given before the app has started; undefined for other requests. */
+  probe: ((request: Request) => Promise<Response> | undefined) | undefined;
+  readonly #logger: Logger;
+  readonly #metrics: AppMetrics | undefined;
+  readonly #start: () => Promise<void>;
+
+  constructor(logger: Logger, metrics: AppMetrics | undefined, start: () => Promise<void>) {
+    this.#logger = logger;
+    this.#metrics = metrics;
+    this.#start = start;
+  }
+
+  readonly listener: RequestListener = (req, res) => {
+    const dispatcher = this.dispatcher;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const target = q < 0 ? url : url.slice(0, q);
+    const path = canonicalPath(target);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.context);
+    // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
+    (req as IncomingMessage & { id?: string }).id = request.id;
+    this.#metrics?.tallies.track(request, res);
+    const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
+    if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.#logger);
+    if (!dispatcher) return void this.#beforeStart(request);
+    this.#serve(dispatcher, request);
+  };
+
+  // A response ready at once (a GET whose handler returned a value) is written in the same turn of the loop.
+  #serve(dispatcher: Dispatcher, request: Request): void {
+    const response = dispatcher(request);
+    if (response instanceof Response) return writeResponse(request, response, this.#logger);
+    response.then(
+      (ready) => writeResponse(request, ready, this.#logger),
+      (error) => this.#crash(request, error),
+    );
+  }
+
+  // A request before the app has started starts it: the health probes answer at once (503 for readiness),
+  // anything else waits for the start.
+  async #beforeStart(request: Request): Promise<void> {
+    const starting = this.#start();
+    const probe = this.probe?.(request);
+    if (probe) {
+      starting.catch(() => {}); // reported to the requests that wait for it, and by /readyz staying 503
+      return writeResponse(request, await probe, this.#logger);
+    }
+    try {
+      await starting;
+    } catch (error) {
+      report(this.#logger, request, 'the app failed to start', error);
+      return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.#logger);
+    }
+    this.#serve(this.dispatcher!, request);
+  }
+
+  // Unreachable by design (every step turns errors into responses); kept so a bug cannot hang a socket.
+  #crash(request: Request, error: unknown): void {
+    writeFailure(request[RESPONSE], request.id, request.raw.complete === false);
+    report(this.#logger, request, 'the request failed', error);
+  }
+}
