@@ -1,8 +1,10 @@
 // `npm run reliability`: the hardening figures on a fresh sample project started by `trellis run`.
 // Prints a markdown table (pasted into the README's reliability section). Takes about 5 minutes;
-// `npm run reliability -- hostile` runs only the hostile phase (about 3-4 minutes).
+// `npm run reliability -- hostile` runs only the hostile phase (about 3-4 minutes), `-- attacks` only the second
+// attack round's (e2e/reliability/attacks.ts).
 import { ExitLog } from '../support/exit-log';
 import { createSampleProject, runProject } from '../support/sample-server';
+import { attacks } from './attacks';
 import { hostile } from './hostile';
 import { addSlowRouter, shutdown } from './shutdown';
 import { slowloris } from './slowloris';
@@ -47,11 +49,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }, WATCHDOG_MINUTES * 60_000).unref();
   const exits = new ExitLog();
-  const onlyHostile = process.argv.slice(2).includes('hostile');
-  const rows = onlyHostile ? [] : await hardening(exits);
-  rows.push(...(await hostile(exits)));
+  const only = process.argv.slice(2).find((arg) => arg === 'hostile' || arg === 'attacks');
+  const rows = only ? [] : await hardening(exits);
+  if (only !== 'attacks') rows.push(...(await hostile(exits)));
+  if (only !== 'hostile') rows.push(...(await attacks(exits)));
   const unexpected = exits.unexpected.length === 0 ? '0' : `${exits.unexpected.length} (${exits.unexpected.join('; ')})`;
-  rows.push([`trellis run processes that exited unasked over the ${onlyHostile ? 'hostile phase' : 'whole run'}`, unexpected, '0']);
+  rows.push([`trellis run processes that exited unasked over the ${only ? `${only} phase` : 'whole run'}`, unexpected, '0']);
   console.log('| figure | measured | target |\n|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   // A measurement given up on (its time limit passed) may still hold sockets or timers.
