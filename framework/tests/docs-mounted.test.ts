@@ -88,3 +88,59 @@ describe('docs pages of an app mounted in Express under a prefix', () => {
     assert.deepEqual(document.servers, [{ url: '/' }]);
   });
 });
+
+describe('the document of an app mounted in Express, requested under many spellings of the mount path', () => {
+  // Counts how often the document is serialized: JSON.stringify and yaml both call toJSON on the way.
+  class Counted extends BaseRouter {
+    serializations = 0;
+    override openapi() {
+      const probe = { toJSON: () => (this.serializations++, 'probe') };
+      return { ...super.openapi(), 'x-probe': probe } as unknown as ReturnType<BaseRouter['openapi']>;
+    }
+  }
+
+  it('is serialized once per format, YAML only when asked for, and each request names its own mount path', async () => {
+    const app = new Counted({ title: 'Mounted' }).includeRouter(new Notes());
+    const outer = express();
+    outer.use('/internal-service-api', app.handler);
+    outer.use('/tenants/:tenant', app.handler);
+    const base = await start(outer);
+    const spellings = ['/internal-service-api', '/INTERNAL-service-api', '/Internal-Service-Api'];
+    for (let n = 0; n < 20; n++) spellings.push(`/tenants/t${n}`, `/internal-service-API${'/'.repeat(n % 2)}`.replace(/\/$/, ''));
+    for (const prefix of spellings) {
+      const res = await fetch(`${base}${prefix}/docs/openapi.json`);
+      assert.equal(res.status, 200, prefix);
+      const document = (await res.json()) as { servers: unknown; paths: Record<string, unknown> };
+      assert.deepEqual(document.servers, [{ url: prefix }], prefix);
+      assert.deepEqual(Object.keys(document.paths), ['/notes', '/notes/secret']);
+    }
+    assert.equal(app.serializations, 1, 'JSON once, YAML not yet');
+    for (const prefix of spellings) {
+      const res = await fetch(`${base}${prefix}/docs/openapi.yaml`);
+      assert.equal(res.status, 200, prefix);
+      assert.match(await res.text(), new RegExp(`^servers:\\n {2}- url: ${prefix}\\n`, 'm'), prefix);
+    }
+    assert.equal(app.serializations, 2, 'YAML once');
+  });
+
+  it('answers the same bytes, ETag and 304 whether or not its mount path is among the ones kept', async () => {
+    const app = new BaseRouter({ title: 'Mounted' }).includeRouter(new Notes());
+    const outer = express();
+    outer.use('/tenants/:tenant', app.handler);
+    const base = await start(outer);
+    const first = await fetch(`${base}/tenants/a/docs/openapi.json`);
+    for (let n = 0; n < 10; n++) await (await fetch(`${base}/tenants/t${n}/docs/openapi.json`)).arrayBuffer();
+    const late = await fetch(`${base}/tenants/late/docs/openapi.json`);
+    const lateBody = await late.text();
+    assert.equal(late.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(late.headers.get('content-length'), String(Buffer.byteLength(lateBody)));
+    assert.equal(lateBody, (await first.text()).replace('"url":"/tenants/a"', '"url":"/tenants/late"'));
+    const etag = late.headers.get('etag')!;
+    assert.notEqual(etag, first.headers.get('etag'));
+    // fetch sends `Cache-Control: no-cache` with a validator unless the request names its own.
+    const again = await fetch(`${base}/tenants/late/docs/openapi.json`, { headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' } });
+    assert.equal(again.status, 304);
+    const head = await fetch(`${base}/tenants/late/docs/openapi.json`, { method: 'HEAD' });
+    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(lateBody)));
+  });
+});

@@ -69,6 +69,8 @@ describe('docs pages', () => {
     const page = await client.get('/docs/swagger');
     assert.equal(page.status, 200);
     assert.match(page.headers['content-security-policy'] as string, /default-src 'self'/);
+    // No other site may frame the page (clickjacking "Try it out"); a page of the same origin may.
+    assert.match(page.headers['content-security-policy'] as string, /(?:^|; )frame-ancestors 'self'(?:;|$)/);
     assert.ok(page.text.includes('<title>Tasks &lt;API&gt; - Swagger UI</title>'));
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     assert.deepEqual(sources, [
