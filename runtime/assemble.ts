@@ -62,7 +62,11 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     maxJsonContainers: settings.server.max_json_containers,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
-    health: settings.health.enabled && { path: settings.health.path, readyPath: settings.health.ready_path },
+    health: settings.health.enabled && {
+      path: settings.health.path,
+      readyPath: settings.health.ready_path,
+      checkInterval: settings.health.check_interval,
+    },
     metrics: settings.metrics.enabled ? { path: settings.metrics.path } : false,
     docComments: discovery.docComments,
     sourceTypes: discovery.sourceTypes,

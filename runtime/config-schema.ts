@@ -18,7 +18,7 @@ export interface ProjectSettings {
   static: { dir: string; url: string };
   templates: { dir: string };
   docs: { enabled: boolean; path: string };
-  health: { enabled: boolean; path: string; ready_path: string };
+  health: { enabled: boolean; path: string; ready_path: string; check_interval: number };
   /** Prometheus metrics (`AppOptions.metrics`): off by default. */
   metrics: { enabled: boolean; path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
@@ -117,6 +117,8 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     enabled: { check: boolean, default: true },
     path: { check: urlPath, default: '/healthz' },
     ready_path: { check: urlPath, default: '/readyz' },
+    /** Milliseconds /readyz reuses the last run of the healthCheck()s (one run at a time); 0 runs them per request. */
+    check_interval: { check: whole, default: 1_000 },
   },
   metrics: {
     enabled: { check: boolean, default: false },

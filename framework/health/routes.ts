@@ -3,6 +3,7 @@ import type { AppState } from '../lifecycle/state';
 import { JSONResponse, type Response } from '../response';
 import { router, type Controller } from '../router';
 import type { HealthSettings } from './index';
+import { ReadinessCache } from './readiness-cache';
 
 /** What `/readyz` answers from: the app's state and its health checks. */
 export interface ReadinessSource {
@@ -22,10 +23,12 @@ const NO_STORE = { 'cache-control': 'no-store' };
 /**
  * `/healthz` (alive: 200 whenever the process answers) and `/readyz` (200 once the app has started and while
  * every service's `healthCheck()` passes; 503 while it starts, once it drains after SIGTERM, and while a check
- * fails) as a router instance: it needs nothing injected, so it answers before the app has started.
+ * fails) as a router instance: it needs nothing injected, so it answers before the app has started. The checks
+ * run one at a time, their result reused for `settings.checkInterval` ms ({@link ReadinessCache}).
  */
 export function healthRouter(settings: HealthSettings, source: ReadinessSource): Controller {
   const options = { includeInSchema: settings.includeInSchema, tags: ['health'] };
+  const readiness = new ReadinessCache(() => source.readiness(settings.timeout), settings.checkInterval);
 
   class HealthRouter extends router('') {
     // Declared JSONResponse, not Response: decorator metadata would name the global Response (the type import is
@@ -39,7 +42,7 @@ export function healthRouter(settings: HealthSettings, source: ReadinessSource):
     @Get(settings.readyPath, { ...options, summary: 'Readiness', responses: { 503: 'Not ready' } }) async ready(): Promise<Response> {
       const { state } = source;
       if (state !== 'ready') return notReady(state, {});
-      const { ready, checks } = await source.readiness(settings.timeout);
+      const { ready, checks } = await readiness.get();
       // The state may have changed while the checks ran (SIGTERM).
       if (source.state !== 'ready') return notReady(source.state, checks);
       return ready ? new JSONResponse({ status: 'ready', checks }, { headers: NO_STORE }) : notReady('failing', checks);

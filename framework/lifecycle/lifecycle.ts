@@ -22,6 +22,8 @@ export class Lifecycle {
   #targets: unknown[] = [];
   /** Those whose startup hook ran (or that have none), in order: what a stop shuts down. */
   readonly #started: unknown[] = [];
+  /** Each health check's last state, so that only changes are logged. */
+  readonly #checkStates = new Map<string, 'up' | 'down'>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -43,7 +45,7 @@ export class Lifecycle {
   }
 
   readiness(timeoutMs: number): Promise<Readiness> {
-    return checkReadiness(this.#targets, timeoutMs, this.logger);
+    return checkReadiness(this.#targets, timeoutMs, this.logger, this.#checkStates);
   }
 
   async #start(build: () => Promise<Built>): Promise<void> {

@@ -42,7 +42,7 @@ describe('config.yaml', () => {
       static: { dir: 'public', url: '/assets' },
       templates: { dir: 'views' },
       docs: { enabled: false, path: '/api-docs' },
-      health: { enabled: false, path: '/healthz', ready_path: '/ready' },
+      health: { enabled: false, path: '/healthz', ready_path: '/ready', check_interval: 1000 },
       metrics: { enabled: true, path: '/internal/metrics' },
       middleware: ['timing', 'auth/jwt'],
     });
@@ -57,7 +57,7 @@ describe('config.yaml', () => {
       static: { dir: 'static', url: '/static' },
       templates: { dir: 'templates' },
       docs: { enabled: true, path: '/docs' },
-      health: { enabled: true, path: '/healthz', ready_path: '/readyz' },
+      health: { enabled: true, path: '/healthz', ready_path: '/readyz', check_interval: 1000 },
       metrics: { enabled: false, path: '/metrics' },
       middleware: [],
     };
