@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_PARAM_UNDECLARED: '%{handler}: @Path(\'%{parameter}\') names no {%{parameter}} in the route path %{path}',
   TRELLIS_ERR_BODY_UNVALIDATED:
     '%{handler}: the body class %{model} has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
+  TRELLIS_ERR_DTO_PROPERTY_NAME:
+    '%{handler}: the DTO property %{property} cannot be named %{name} (a JSON body with a __proto__ key is refused; an own constructor hides the class from validation): name it otherwise',
   TRELLIS_ERR_INVALID_MIDDLEWARE: '%{value} is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
   TRELLIS_ERR_INVALID_STATUS: 'Invalid status %{status}: a response status is an integer from 100 to 599',
   TRELLIS_ERR_BODY_LIMIT: 'Invalid %{option} %{value}: a positive integer is expected',

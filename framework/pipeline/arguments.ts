@@ -6,6 +6,7 @@ import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';
 import { announcesBody, assertJsonContentType, tooManyItems } from './body';
+import { assertPropertyNames } from './property-names';
 import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
@@ -182,6 +183,7 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
   if (validated && !hasValidationRules(validated)) {
     throw new TrellisError('TRELLIS_ERR_BODY_UNVALIDATED', route.label, validated.name);
   }
+  if (validated) assertPropertyNames(validated, route.label);
   const toValidInstance = validated && compileValidator(validated);
   // Every body route refuses a long array before parsing it: a DTO route answers a short one with a 422.
   const maxItems = positiveLimit('maxItems', param.maxItems ?? DEFAULT_MAX_ITEMS);

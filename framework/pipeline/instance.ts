@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import type { Class } from '../metadata';
 import { pruner, skipsAssign } from './declared-shape';
 import { type InstancePlan, instancePlan, type NestedStep } from './instance-plan';
+import { readByLibrary } from './unreadable-body';
 
 /** Turns a parsed JSON object into an instance of a DTO class (see {@link instanceBuilder}). */
 export type InstanceBuilder = (plain: Record<string, unknown>) => object;
@@ -63,7 +64,7 @@ function transformerPath(cls: Class): InstanceBuilder {
   const prune = pruner(cls);
   return (plain) => {
     const { input, patch } = prune(plain);
-    const instance = plainToInstance(cls, input) as Record<string, unknown>;
+    const instance = readByLibrary(() => plainToInstance(cls, input)) as Record<string, unknown>;
     patch?.(instance);
     return instance;
   };
@@ -122,7 +123,7 @@ function convert(step: NestedStep, value: unknown): unknown {
     const list = step.arrayType ? newArray(step.arrayType) : [];
     value.forEach((item) => {
       // The pruner hands an array in an array to class-transformer as it is.
-      const built = Array.isArray(item) ? plainToInstance(step.plan.cls, item) : isObject(item) ? construct(item) : item;
+      const built = Array.isArray(item) ? readByLibrary(() => plainToInstance(step.plan.cls, item)) : isObject(item) ? construct(item) : item;
       if (list instanceof Set) list.add(built);
       else list.push(built);
     });

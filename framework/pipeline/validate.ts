@@ -3,9 +3,13 @@ import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
 import { compileRules } from './compiled';
 import { joinField } from './compiled/fields';
+import { inheritedNames, installGrouping } from './compiled/grouping';
 import { instanceBuilder } from './instance';
+import { UnreadableBody } from './unreadable-body';
 
 export { joinField };
+
+installGrouping();
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -47,33 +51,44 @@ export function compileValidator(cls: Class): InstanceValidator {
   const build = instanceBuilder(cls);
   const rules = compileRules(cls);
   const check = rules.kind === 'compiled' ? rules.check : undefined;
+  const inherited = check ? [] : inheritedNames(cls);
   return (value, prefix, details) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
       return undefined;
     }
+    let instance: Record<string, unknown>;
     try {
-      const instance = build(value as Record<string, unknown>);
-      if (check) {
-        check(instance, prefix, details);
-        return instance;
-      }
-      // class-validator throws some rules' errors synchronously, others as a rejection.
-      return validate(instance, OPTIONS).then(
-        (errors) => {
-          collectAll(errors, prefix, details);
-          return instance;
-        },
-        () => unreadable(prefix, details),
-      );
+      instance = build(value as Record<string, unknown>) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof UnreadableBody) return unreadable(prefix, details);
+      throw error;
+    }
+    // A throw of the compiled rules is a defect of trellis: a 500 with its stack in the log, never a 422.
+    if (check) {
+      check(instance, prefix, details);
+      return instance;
+    }
+    // class-validator throws some rules' errors synchronously, others as a rejection: both are its reading of the body.
+    // What the compiled rules do too: a `toString` the body did not set is undefined, not Object.prototype's.
+    for (const name of inherited) if (!Object.hasOwn(instance, name)) instance[name] = undefined;
+    let validated: Promise<ValidationError[]>;
+    try {
+      validated = validate(instance, OPTIONS);
     } catch {
       return unreadable(prefix, details);
     }
+    return validated.then(
+      (errors) => {
+        collectAll(errors, prefix, details);
+        return instance;
+      },
+      () => unreadable(prefix, details),
+    );
   };
 }
 
-// class-transformer and class-validator throw on some bodies (an array of arrays where DTOs are declared holding an
-// object whose own `constructor` is not a class; a nested `constructor: null`): those are the client's 422, not a 500.
+// class-transformer and class-validator throw on some bodies (see UnreadableBody): those are the client's 422, not a 500.
 function unreadable(prefix: string, details: ValidationDetail[]): undefined {
   details.push({ location: 'body', field: prefix, message: 'Input could not be validated' });
   return undefined;

@@ -1,5 +1,6 @@
 import type { ValidationDetail } from '../../http-exception';
 import { joinField } from './fields';
+import { isInherited } from './grouping';
 import type { ClassPlan, NestedPlan, PropertyPlan, RulePlan } from './plan';
 import type { Predicate } from './rules';
 
@@ -56,7 +57,7 @@ export function buildCheck(plan: ClassPlan, checkOf: CheckOf): CompiledCheck {
     }
     ${body.join('\n')}
   };`;
-  const helpers = { joinField, record, everyItem, isCollection, primitiveFailures, nestedInto: nestedValidator(checkOf) };
+  const helpers = { hasOwn: Object.hasOwn, joinField, record, everyItem, isCollection, primitiveFailures, nestedInto: nestedValidator(checkOf) };
   const make = new Function('grouped', 'properties', ...Object.keys(helpers), source);
   return make(grouped, properties, ...Object.values(helpers));
 }
@@ -87,11 +88,14 @@ function propertySource(property: PropertyPlan, bind: (name: string, path: strin
         for (let i = 1; i < failures.length; i += 2) details.push({ location: 'body', field, message: failures[i] });
       }
       ${nested.length ? `if (structured) nestedInto(value, ${nestedPlans}, joinField(prefix, ${name}), details);` : ''}`;
-  if (conditions.length === 0) return `{\n const value = object[${name}];\n ${checks}\n }`;
+  // A property named like a member of Object.prototype (`toString`, `valueOf`...) that the body did not set is
+  // absent (undefined), not that member: for its rules, its conditions (`@IsOptional` reads the object) and the handler.
+  const absent = isInherited(property.name) ? `if (!hasOwn(object, ${name})) object[${name}] = undefined;\n` : '';
+  if (conditions.length === 0) return `{\n ${absent}const value = object[${name}];\n ${checks}\n }`;
   // class-validator calls every condition (no short-circuit), in order.
   const holds = conditions.map((_, c) => `holds = ${bind(`condition${c}_`, `.conditions[${c}]`)}(object, value) && holds;`);
   return `{
-    const value = object[${name}];
+    ${absent}const value = object[${name}];
     let holds = true;
     ${holds.join('\n')}
     if (holds) {

@@ -3,6 +3,7 @@ import type { MetadataStorage as TransformerStorage } from 'class-transformer/ty
 import { getMetadataStorage, type ValidationArguments } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { Class } from '../../metadata';
+import { groupByProperty } from './grouping';
 import { messageOf, type MessageOf, type MessageSource } from './messages';
 import { BUILT_IN, type Predicate } from './rules';
 
@@ -41,7 +42,7 @@ export interface PropertyPlan {
 
 /** A DTO class read once from class-validator's metadata: what whitelisting keeps, and its properties' plans. */
 export interface ClassPlan {
-  /** class-validator's `groupByPropertyName` of the class's metadata (whitelisting keeps its keys). */
+  /** class-validator's `groupByPropertyName` of the class's metadata, without prototype (whitelisting keeps its keys). */
   grouped: Record<string, unknown[]>;
   properties: PropertyPlan[];
 }
@@ -105,7 +106,7 @@ function nestedReason(cls: Class, property: string, visiting: Set<Class>): strin
 /** Reads the plan of a class that {@link fallbackReason} accepted. */
 export function planOf(cls: Class): ClassPlan {
   const storage = getMetadataStorage();
-  const grouped = storage.groupByPropertyName(metadataOf(cls)) as Record<string, ValidationMetadata[]>;
+  const grouped = groupByProperty(metadataOf(cls));
   const properties = Object.keys(grouped).map((name): PropertyPlan => {
     const metadatas = grouped[name];
     const ruleOf = (metadata: ValidationMetadata): RulePlan => {
