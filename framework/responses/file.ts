@@ -7,6 +7,7 @@ import { RESPONSE, type Request } from '../request';
 import { Response, type ResponseInit } from '../response';
 import { destroyAfterResponse } from './after-response';
 import { attachment } from './attachment';
+import { actionableRange } from './byte-range';
 
 export interface FileResponseOptions extends ResponseInit {
   /**
@@ -27,7 +28,8 @@ export interface FileResponseOptions extends ResponseInit {
  * A file streamed from disk with backpressure, with `Content-Type` from its extension (unless `headers` name
  * one), `Content-Length`, `Accept-Ranges`, a weak `ETag` and `Last-Modified`. `If-None-Match` and
  * `If-Modified-Since` answer 304, `If-Match` and `If-Unmodified-Since` 412, a single `Range` 206 (416 with
- * `Content-Range: bytes *\/size` when it cannot be met; several ranges get the whole file), HEAD no body.
+ * `Content-Range: bytes *\/size` when it cannot be met; several ranges, or an invalid `Range` such as
+ * `bytes=abc`, get the whole file, as RFC 9110 asks), HEAD no body.
  * Built on `@fastify/send`.
  *
  * The pipeline settles it as soon as the handler returns: the file is looked up and opened then, so
@@ -61,11 +63,13 @@ export class FileResponse extends Response {
   override async prepare(request: Request): Promise<void> {
     const { maxAge, immutable } = this.#options;
     const ranged = request.method === 'GET' || request.method === 'HEAD';
+    // send would answer an invalid Range with 416: without ranges for this request, it sends the whole file.
+    const acceptRanges = ranged && actionableRange(request.headers.range);
     const result = await (send ??= loadSend())(request.raw, '/' + encodeURIComponent(basename(this.path)), {
       root: dirname(this.path),
       dotfiles: 'allow',
       index: false,
-      acceptRanges: ranged,
+      acceptRanges,
       cacheControl: maxAge !== undefined,
       maxAge,
       immutable,
@@ -92,6 +96,7 @@ export class FileResponse extends Response {
       stream.destroy(); // 304 and HEAD: send gives an empty stream
     }
     this.status = result.statusCode;
+    if (ranged && !acceptRanges) this.headers.set('accept-ranges', 'bytes');
     for (const [name, value] of Object.entries(result.headers)) {
       if (!this.headers.has(name)) this.headers.set(name, String(value));
     }

@@ -137,6 +137,22 @@ describe('FileResponse', () => {
     }
   });
 
+  it('ignores an invalid Range, as RFC 9110 asks: 200 with the whole file', async () => {
+    const c = client(() => new FileResponse(file('data.bin')));
+    for (const range of ['bytes=abc', 'bytes=', 'bytes=5-1', 'bytes=1-2-3', 'bytes=0-1,x', 'bytes=--5', 'bytes=0x10-']) {
+      const res = await c.get('/f', { headers: { range } });
+      assert.equal(res.status, 200, range);
+      assert.equal(res.headers['content-range'], undefined, range);
+      assert.equal(res.headers['accept-ranges'], 'bytes', range);
+      assert.deepEqual(res.body, BYTES, range);
+    }
+    // Well-formed, with OWS and an empty element: still one range.
+    const spaced = await c.get('/f', { headers: { range: 'bytes= 0-9 ,' } });
+    assert.deepEqual([spaced.status, spaced.headers['content-range']], [206, 'bytes 0-9/1000']);
+    // A well-formed range the file cannot meet stays a 416.
+    assert.equal((await c.get('/f', { headers: { range: 'bytes=-0' } })).status, 416);
+  });
+
   it('answers 412 JSON when If-Match or If-Unmodified-Since fails, and serves when they hold', async () => {
     const c = client(() => new FileResponse(file('note.txt')));
     const { headers } = await c.get('/f');
