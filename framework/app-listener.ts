@@ -7,6 +7,7 @@ import { protocolRefusal } from './protocol';
 import { Request, RESPONSE, type RequestContext } from './request';
 import { JSONResponse, Response } from './response';
 import { canonicalPath } from './routing/canonical-path';
+import { escapesPlainCharacter } from './routing/plain-escape';
 import { report, writeFailure, writeResponse } from './write';
 
 /**
@@ -14,12 +15,19 @@ import { report, writeFailure, writeResponse } from './write';
  * `Request` with its id, a path Node lets through but HTTP forbids is refused, and the app's pipeline answers,
  * or, before the app has started, the start is awaited first. The app sets `context` when it freezes, `probe`
  * when it has health probes, and `dispatcher` once its startup hooks ran.
+ *
+ * Mounted in Express (called with a `next`), a request no route of the app answers goes on to the next
+ * Express handler untouched, as from an Express router, and so does a path that spells a plain character
+ * with an escape (`/%61dmin`): Express matched its guards against the path as received, so the app does not
+ * serve that path's decoded form behind them.
  */
 export class AppListener {
   context: RequestContext | undefined;
   dispatcher: Dispatcher | undefined;
   /** A health probe's answer to `request`, given before the app has started; undefined for other requests. */
   probe: ((request: Request) => Promise<Response> | undefined) | undefined;
+  /** Whether a route of the app answers `method` at `path`; set by the app. */
+  answers: (method: string, path: string) => boolean = () => true;
   readonly #logger: Logger;
   readonly #metrics: AppMetrics | undefined;
   readonly #start: () => Promise<void>;
@@ -30,12 +38,13 @@ export class AppListener {
     this.#start = start;
   }
 
-  readonly listener: RequestListener = (req, res) => {
+  readonly listener: RequestListener = (req, res, next) => {
     const dispatcher = this.dispatcher;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
+    if (next && path !== undefined && (escapesPlainCharacter(target) || !this.answers(req.method ?? 'GET', path))) return next();
     const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;

@@ -67,6 +67,7 @@ export interface AppOptions {
 
 /**
  * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
- * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it.
+ * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it. Given
+ * Express's `next` (mounted in an Express app), it calls it for a request no route of the app answers.
  */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;

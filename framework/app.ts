@@ -94,6 +94,7 @@ export class BaseRouter {
     this.#sourceTypes = options.sourceTypes;
     this.#metrics = createMetrics(options.metrics);
     this.#serving = new AppListener(this.logger, this.#metrics, () => this.start());
+    this.#serving.answers = (method, path) => this.#table.answers(method, path);
     if (this.#metrics) {
       this.#container.provide(this.#metrics.registry);
       this.#include(this.#metrics.router);

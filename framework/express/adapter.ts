@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { defaultLogger } from '../logger';
 import { Middleware, type CallNext } from '../middleware';
-import { RESPONSE, type Request } from '../request';
+import { CONTEXT, RESPONSE, type Request } from '../request';
 import { Response } from '../response';
 import type { SecurityDeclaration } from '../security';
 import { watchSending } from '../server-timeouts';
+import { report } from '../write';
 import { expressify } from './prototypes';
 
 /**
@@ -22,6 +24,11 @@ export type ExpressMiddleware = (req: any, res: any, next: (error?: any) => void
  * pipeline produces, where middleware around it can read and change them. A middleware that answers by
  * itself (a CORS preflight, a rate limit's 429, a session store's error) writes through Node's response:
  * middleware around it sees that response's status and headers, but cannot change them any more.
+ *
+ * While it runs, `req.url` (so `req.path`) is the path the router matched, query string kept: a guard
+ * comparing `req.path` sees `/admin/x` for `/%61dmin/x` and `/admin/x/`, as the route does. `next(error)`, a
+ * throw, or a returned promise that rejects (an `async` middleware) becomes the app's error response (a 500
+ * `{error}` logged once with the request id), as in Express 5.
  *
  * @example
  * ```ts
@@ -51,9 +58,11 @@ export class ExpressMiddlewareAdapter extends Middleware {
     // For a response the middleware writes by itself.
     res.setHeader('x-request-id', request.id);
     res.setHeader('x-content-type-options', 'nosniff');
-    const answered = await this.#run(req, res);
+    const answered = await this.#run(request, req, res);
     if (answered) return answered;
     const response = await callNext(request);
+    // An Express middleware further on answered by itself: that answer, headers set here included, is sent.
+    if (res.headersSent) return response;
     // Headers the middleware set on Node's response move to the pipeline's response (which wins a clash;
     // cookies from both are kept).
     for (const name of res.getHeaderNames()) {
@@ -65,32 +74,50 @@ export class ExpressMiddlewareAdapter extends Middleware {
     return response;
   }
 
-  /** Runs the middleware: `undefined` once it calls `next()`, the response it sent if it answered itself. */
-  #run(req: IncomingMessage, res: ServerResponse): Promise<Response | undefined> {
+  /**
+   * Runs the middleware with `req.url` set to the routed path: `undefined` once it calls `next()`, the response
+   * it sent if it answered itself; rejects with what it passed to `next()`, threw or rejected with.
+   */
+  #run(request: Request, req: IncomingMessage, res: ServerResponse): Promise<Response | undefined> {
     return new Promise((resolve, reject) => {
+      const received = req.url ?? '/';
+      const q = received.indexOf('?');
+      req.url = q < 0 ? request.path : request.path + received.slice(q);
       let settled = false;
-      const ended = () => {
-        if (settled) return;
+      const settle = (): boolean => {
+        if (settled) return false;
         settled = true;
         res.off('finish', ended).off('close', ended);
-        resolve(answeredBy(res));
+        req.url = received;
+        return true;
+      };
+      const ended = () => {
+        if (settle()) resolve(answeredBy(res));
       };
       res.once('finish', ended).once('close', ended);
       const next = (error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        res.off('finish', ended).off('close', ended);
+        if (!settle()) return;
         if (error !== undefined && error !== 'route' && error !== 'router') reject(error);
         else resolve(undefined);
       };
+      // A failure after the middleware answered or called next() has no response left to become: it is logged.
+      const fail = (error: unknown) => {
+        if (settled) report(request[CONTEXT].logger ?? defaultLogger(), request, 'an Express middleware failed after it answered or called next()', error);
+        else next(error ?? new Error('Express middleware failed'));
+      };
       try {
-        void this.#fn(req, res, next);
+        const returned = this.#fn(req, res, next);
+        if (isPromiseLike(returned)) returned.then(undefined, fail);
       } catch (error) {
-        next(error ?? new Error('Middleware threw'));
+        fail(error);
       }
       if (!settled && res.writableEnded) ended();
     });
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** What a middleware that answered by itself sent: already written, so the writer leaves it alone. */

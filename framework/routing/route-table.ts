@@ -31,6 +31,12 @@ export class RouteTable<T> {
     return { route: (found.store as { route: T }).route, params: found.params };
   }
 
+  /** Whether a route answers `method` at `path`: GET routes answer HEAD, any route at `path` answers OPTIONS. */
+  answers(method: string, path: string): boolean {
+    if (this.find(method, path) || (method === 'HEAD' && this.find('GET', path))) return true;
+    return method === 'OPTIONS' && this.allowed(path).length > 0;
+  }
+
   /** Methods with a route at `path` (for 405 and OPTIONS), with HEAD where GET is and OPTIONS always. */
   allowed(path: string): string[] {
     const methods = new Set<string>(HTTP_METHODS.filter((m) => this.#tree.find(m, path)));
