@@ -5,6 +5,7 @@ import type { HTTPException } from './http-exception';
 import type { Logger } from './exception-handlers';
 import { defaultLogger } from './logger';
 import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
+import { checkParsedJson } from './pipeline/parsed-json';
 import { readBody, type BodyCallback } from './pipeline/read-body';
 import { requestId } from './request-id';
 import type { Form } from './uploads/form';
@@ -222,9 +223,18 @@ export class Request {
 
   /** @internal */
   [READ_JSON](maxItems: number | undefined, done: JsonCallback): void {
-    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result.
+    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result,
+    // held to the limits the bytes would have been.
     const parsed = this.raw as IncomingMessage & { body?: unknown };
-    if (parsed.readableEnded && parsed.body !== undefined) return done(null, parsed.body);
+    if (parsed.readableEnded && parsed.body !== undefined) {
+      let value: unknown;
+      try {
+        value = checkParsedJson(parsed.body, this.jsonLimits, maxItems);
+      } catch (failure) {
+        return done(failure);
+      }
+      return done(null, value);
+    }
     this[READ_BODY]((error, bytes) => {
       if (error) return done(error);
       let value: unknown;

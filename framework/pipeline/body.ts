@@ -43,18 +43,26 @@ export function parseJson(bytes: Buffer, limits: Readonly<JsonLimits> = DEFAULT_
   if (bytes.length === 0) return undefined;
   const { maxObjectKeys, maxJsonContainers } = limits;
   const excess = scan(bytes, MAX_JSON_DEPTH, maxObjectKeys, maxJsonContainers, maxItems);
-  if (excess === 'depth') throw new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (excess === 'keys') throw new HTTPException(413, `A JSON object of the body has more than ${maxObjectKeys} keys`);
-  if (excess === 'containers') throw new HTTPException(413, `The JSON body has more than ${maxJsonContainers} objects and arrays`);
-  if (excess === 'items') throw tooManyItems(maxItems);
+  if (excess) throw jsonRefusal(excess, limits, maxItems);
   try {
     return secureJson.parse(bytes, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
-    if (error instanceof SyntaxError && /prototype/i.test(error.message)) {
-      throw new HTTPException(400, 'JSON body may not contain "__proto__" or "constructor.prototype" keys');
-    }
+    if (error instanceof SyntaxError && /prototype/i.test(error.message)) throw jsonRefusal('prototype', limits, maxItems);
     throw new HTTPException(400, 'Malformed JSON body');
   }
+}
+
+/** What a JSON body over a limit, or with a `__proto__`/`constructor.prototype` key, is answered with. */
+export function jsonRefusal(
+  excess: 'depth' | 'keys' | 'containers' | 'items' | 'prototype',
+  { maxObjectKeys, maxJsonContainers }: Readonly<JsonLimits>,
+  maxItems: number,
+): HTTPException {
+  if (excess === 'depth') return new HTTPException(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (excess === 'keys') return new HTTPException(413, `A JSON object of the body has more than ${maxObjectKeys} keys`);
+  if (excess === 'containers') return new HTTPException(413, `The JSON body has more than ${maxJsonContainers} objects and arrays`);
+  if (excess === 'items') return tooManyItems(maxItems);
+  return new HTTPException(400, 'JSON body may not contain "__proto__" or "constructor.prototype" keys');
 }
 
 const OBJECT = 1;
