@@ -63,6 +63,18 @@ export interface AppOptions {
    * service's `healthCheck()` fails), out of the OpenAPI document. Off by default; on in `trellis` projects.
    */
   health?: HealthOptions | boolean;
+  /**
+   * The request header a request's id is taken from (when short and plain: up to 128 letters, digits and
+   * `_.:@=+/-`), as Fastify's `requestIdHeader`: `'x-request-id'` behind a proxy or gateway that sets it (and
+   * replaces what clients send). Off (`false`) by default: every request gets a new id, so a client cannot
+   * choose the id its lines carry in the logs (another request's, say). The response's `X-Request-Id` is the id.
+   *
+   * @example
+   * ```ts
+   * const app = new BaseRouter({ requestIdHeader: 'x-request-id' });   // behind a gateway that sets it
+   * ```
+   */
+  requestIdHeader?: string | false;
 }
 
 /**

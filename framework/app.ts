@@ -28,6 +28,7 @@ import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
 import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
 import { TemplateEngine, type TemplateOptions } from './templates/engine';
 import { readRouteTypes } from './source/types/app-types';
+import { trustedIdHeader } from './request-id';
 
 export type { AppOptions, RequestListener } from './app-options';
 
@@ -76,6 +77,8 @@ export class BaseRouter {
   readonly #metrics: AppMetrics | undefined;
   /** Serves the requests: `handler` is its listener. */
   readonly #serving: AppListener;
+  /** The request header ids are taken from (`AppOptions.requestIdHeader`), if any. */
+  readonly #requestIdHeader: string | undefined;
 
   constructor(options: AppOptions = {}) {
     this.title = options.title ?? 'trellis API';
@@ -87,6 +90,7 @@ export class BaseRouter {
       maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
     });
     this.logger = options.logger ?? defaultLogger();
+    this.#requestIdHeader = trustedIdHeader(options.requestIdHeader);
     this.#life = new Lifecycle(this.logger);
     this.uploadLimits = resolveUploadLimits(options.uploads);
     this.#exceptions = new ExceptionHandlers(this.logger);
@@ -392,7 +396,8 @@ export class BaseRouter {
     this.#container.check(consumers);
     this.#frozen = true;
     const { bodyLimit, uploadLimits, jsonLimits } = this;
-    this.#serving.context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger };
+    const requestIdHeader = this.#requestIdHeader;
+    this.#serving.context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger, requestIdHeader };
     if (this.#sourceTypes === undefined) this.#sourceTypes = readRouteTypes(this.#routes) ?? false;
     return consumers;
   }

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
     '%{consumer} asks for %{token} (constructor parameter %{parameter}, %{name}), which is not provided: call app.provide({ provide: %{token}, useValue | useFactory | useClass })',
   TRELLIS_ERR_INVALID_PROVIDER: 'Invalid provider for %{token}: %{reason}',
   TRELLIS_ERR_STARTUP_FAILED: '%{step} failed: %{reason}',
+  TRELLIS_ERR_REQUEST_ID_HEADER: 'Invalid requestIdHeader %{value}: give a header name such as x-request-id, or false',
   TRELLIS_ERR_HEALTH_OPTION: 'Invalid health option %{option}: %{value} (paths are plain segments like /healthz, two different ones; timeout a positive number of ms, checkInterval a whole number of ms from 0)',
   TRELLIS_ERR_NO_PARAMTYPES:
     '%{consumer} takes %{count} constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TrellisError } from './framework-error';
 
 const SANE = /^[\w.:@=+/-]{1,128}$/;
 
@@ -27,8 +28,23 @@ function newPrefix(): string {
 
 const nextId = idGenerator();
 
-/** The caller's `X-Request-Id` when it is short and plain, else a new id. */
+/**
+ * The id a request is known by: `incoming` (the value of the trusted header, `AppOptions.requestIdHeader`)
+ * when it is short and plain, else a new id. Without a trusted header every request gets a new id.
+ */
 export function requestId(incoming: string | string[] | undefined): string {
   if (typeof incoming === 'string' && SANE.test(incoming)) return incoming;
   return nextId();
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The header (lower-cased, as Node keys them) `AppOptions.requestIdHeader` names, or undefined when it is off
+ * (the default). Throws `TRELLIS_ERR_REQUEST_ID_HEADER` for anything but `false` or a header name.
+ */
+export function trustedIdHeader(option: string | false | undefined): string | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (typeof option !== 'string' || !TOKEN.test(option)) throw new TrellisError('TRELLIS_ERR_REQUEST_ID_HEADER', JSON.stringify(option) ?? String(option));
+  return option.toLowerCase();
 }

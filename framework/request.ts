@@ -38,6 +38,8 @@ export interface RequestContext {
   templates: TemplateEngine | undefined;
   /** The app's logger, parent of `request.log`; the default logger when absent. */
   logger?: Logger;
+  /** The request header ids are taken from (`AppOptions.requestIdHeader`); none when absent. */
+  requestIdHeader?: string;
 }
 
 /** Where a request keeps its app's {@link RequestContext} (internal). */
@@ -119,7 +121,10 @@ export class Request {
   readonly [RESPONSE]: ServerResponse;
   /** @internal */
   readonly [CONTEXT]: RequestContext;
-  /** `X-Request-Id` of the request when sane, else generated; sent back and written in error logs. */
+  /**
+   * The request's id, sent back as `X-Request-Id` and written in its log lines: generated, unless the app
+   * trusts a request header for it (`AppOptions.requestIdHeader`) and the request's value is short and plain.
+   */
   readonly id: string;
   #search: string;
   #query: QueryValues | undefined;
@@ -143,7 +148,7 @@ export class Request {
   ) {
     this.raw = raw;
     this[RESPONSE] = res;
-    this.id = requestId(raw.headers['x-request-id']);
+    this.id = requestId(context.requestIdHeader === undefined ? undefined : raw.headers[context.requestIdHeader]);
     this.method = raw.method ?? 'GET';
     this.path = path;
     this.#search = search;

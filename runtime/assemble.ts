@@ -60,6 +60,7 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     bodyLimit: settings.server.body_limit,
     maxObjectKeys: settings.server.max_object_keys,
     maxJsonContainers: settings.server.max_json_containers,
+    requestIdHeader: settings.server.request_id_header,
     logger: overrides.logger,
     docs: settings.docs.enabled ? { path: settings.docs.path } : false,
     health: settings.health.enabled && {

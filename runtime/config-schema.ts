@@ -14,6 +14,7 @@ export interface ProjectSettings {
     max_connections: number;
     access_log: boolean;
     shutdown_delay: number;
+    request_id_header: string | false;
   };
   static: { dir: string; url: string };
   templates: { dir: string };
@@ -47,6 +48,10 @@ const positive: Check = (value) =>
   Number.isSafeInteger(value) && (value as number) > 0 ? undefined : `must be a positive whole number, got ${describe(value)}`;
 const whole: Check = (value) =>
   Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : `must be a whole number from 0, got ${describe(value)}`;
+const headerOrFalse: Check = (value) =>
+  value === false || (typeof value === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value))
+    ? undefined
+    : `must be false or a header name (like x-request-id), got ${describe(value)}`;
 const host: Check = (value) =>
   nonEmpty(value) ?? (/^[A-Za-z0-9.:_-]+$/.test(value as string) ? undefined : `is not a host name or address: ${describe(value)}`);
 const urlPath: Check = (value) =>
@@ -100,6 +105,11 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
      * taken: the time a load balancer needs to notice (a few seconds behind Kubernetes). 0 by default.
      */
     shutdown_delay: { check: whole, default: 0 },
+    /**
+     * The request header request ids are taken from (`AppOptions.requestIdHeader`): set it (x-request-id) only
+     * behind a proxy that sets it. false by default: every request gets a new id.
+     */
+    request_id_header: { check: headerOrFalse, default: false },
   },
   static: {
     dir: { check: nonEmpty, default: 'static' },

@@ -31,21 +31,23 @@ describe('the log of trellis run', () => {
     const run = new Running(['.', '--port', '0'], projectThatLogs());
     running.push(run);
     const url = await run.url();
-    assert.equal((await http(`${url}/logs/info`, { headers: { 'x-request-id': 'l-1' } })).status, 200);
-    assert.equal((await http(`${url}/logs/boom`, { headers: { 'x-request-id': 'l-2' } })).status, 500);
+    const info = await http(`${url}/logs/info`);
+    const boom = await http(`${url}/logs/boom`);
+    assert.deepEqual([info.status, boom.status], [200, 500]);
+    const [infoId, boomId] = [info.headers.get('x-request-id')!, boom.headers.get('x-request-id')!];
     run.kill('SIGTERM');
     assert.deepEqual(await run.exited, { code: 0, signal: null });
     assert.equal(run.stderr, '');
 
     const lines = run.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     const about = (reqId: string) => lines.filter((line) => line.reqId === reqId).map(({ time, ms, err, ...line }) => ({ ...line, ...(err && { err: [err.type, err.message] }) }));
-    assert.deepEqual(about('l-1'), [
-      { level: 30, reqId: 'l-1', taskId: 7, msg: 'task read' },
-      { level: 30, method: 'GET', path: '/logs/info', status: 200, reqId: 'l-1', msg: 'request' },
+    assert.deepEqual(about(infoId), [
+      { level: 30, reqId: infoId, taskId: 7, msg: 'task read' },
+      { level: 30, method: 'GET', path: '/logs/info', status: 200, reqId: infoId, msg: 'request' },
     ]);
-    assert.deepEqual(about('l-2'), [
-      { level: 50, err: ['Error', 'boom'], reqId: 'l-2', msg: 'GET /logs/boom failed' },
-      { level: 30, method: 'GET', path: '/logs/boom', status: 500, reqId: 'l-2', msg: 'request' },
+    assert.deepEqual(about(boomId), [
+      { level: 50, err: ['Error', 'boom'], reqId: boomId, msg: 'GET /logs/boom failed' },
+      { level: 30, method: 'GET', path: '/logs/boom', status: 500, reqId: boomId, msg: 'request' },
     ]);
     assert.match(lines.find((line) => line.level === 50).err.stack, /^Error: boom\n {4}at .*routers\/logs\.ts:\d+:\d+/);
   });
@@ -67,9 +69,12 @@ describe('the log of trellis run', () => {
     };
     try {
       const [, url] = await waitFor(/Running app .+ on (http:\/\/\S+)\n[^]*for a more detailed analysis\.\n/);
-      assert.equal((await http(`${url}/tasks/99?secret=1`, { headers: { 'x-request-id': 'tty-1' } })).status, 404);
-      const [line] = await waitFor(/^.*"reqId":"tty-1".*\n/m);
-      assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request \{"method":"GET","path":"\/tasks\/99","status":404,"ms":[\d.]+,"reqId":"tty-1"\}\n$/);
+      const missing = await http(`${url}/tasks/99?secret=1`);
+      assert.equal(missing.status, 404);
+      const reqId = missing.headers.get('x-request-id')!;
+      assert.match(reqId, /^[0-9a-f]{6}-[0-9a-z]{1,5}$/);
+      const [line] = await waitFor(new RegExp(`^.*"reqId":"${reqId}".*\\n`, 'm'));
+      assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request \{"method":"GET","path":"\/tasks\/99","status":404,"ms":[\d.]+,"reqId":"[0-9a-f]{6}-[0-9a-z]{1,5}"\}\n$/);
       for (const pid of childrenOf(terminal.pid!)) process.kill(pid, 'SIGTERM');
       assert.equal(await closed, 0);
       assert.match(shown(), /\nShutting down \(SIGTERM\): finishing requests in flight\nStopped\.\n$/);

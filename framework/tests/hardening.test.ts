@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { IsString } from 'class-validator';
-import { BaseRouter, Get, Post, router } from '../index';
+import { BaseRouter, Get, Post, router, TrellisError } from '../index';
 import { idGenerator } from '../request-id';
 import { Body } from '../param';
 import { TestClient } from '../testing';
@@ -58,21 +58,43 @@ describe('request ids', () => {
     for (let i = 0; i < 1000; i++) assert.match(defaults(), /^[0-9a-f]{6}-[0-9a-z]{1,5}$/);
   });
 
-  it('keeps a sane incoming id and replaces an unsafe one', async () => {
-    assert.equal((await client.get('/x', { headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'], 'abc-123');
-    const unsafe = await client.get('/x', { headers: { 'x-request-id': 'a b\u0001<script>' } });
+  it("ignores a client's X-Request-Id by default, even one in the server's own format: two requests' log lines never share an id", async () => {
+    logged.length = 0;
+    const first = await client.get('/notes/crash');
+    const theirs = String(first.headers['x-request-id']);
+    for (const sent of [theirs, 'abc-123']) {
+      const res = await client.get('/notes/crash', { headers: { 'x-request-id': sent } });
+      assert.match(String(res.headers['x-request-id']), /^[0-9a-f]{6}-[0-9a-z]{1,5}$/, sent);
+      assert.notEqual(res.headers['x-request-id'], sent);
+    }
+    const ids = logged.map((line) => line.reqId);
+    assert.equal(ids.length, 3);
+    assert.equal(new Set(ids).size, 3);
+  });
+
+  it('with requestIdHeader, keeps a sane incoming id from that header and replaces an unsafe one', async () => {
+    const trusting = new TestClient(new BaseRouter({ requestIdHeader: 'X-Correlation-Id' }).includeRouter(new Notes()));
+    assert.equal((await trusting.get('/x', { headers: { 'x-correlation-id': 'abc-123' } })).headers['x-request-id'], 'abc-123');
+    assert.notEqual((await trusting.get('/x', { headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'], 'abc-123');
+    const unsafe = await trusting.get('/x', { headers: { 'x-correlation-id': 'a b\u0001<script>' } });
     assert.notEqual(unsafe.headers['x-request-id'], 'a b\u0001<script>');
-    const long = await client.get('/x', { headers: { 'x-request-id': 'a'.repeat(500) } });
+    const long = await trusting.get('/x', { headers: { 'x-correlation-id': 'a'.repeat(500) } });
     assert.ok(String(long.headers['x-request-id']).length < 40);
+    for (const requestIdHeader of ['x request id', '', 42]) {
+      assert.throws(
+        () => new BaseRouter({ requestIdHeader: requestIdHeader as string }),
+        (error: TrellisError) => error.code === 'TRELLIS_ERR_REQUEST_ID_HEADER',
+      );
+    }
   });
 
   it('writes the request id into the log line of a 500, and nothing of the error into the body', async () => {
     logged.length = 0;
-    const res = await client.get('/notes/crash', { headers: { 'x-request-id': 'trace-42' } });
+    const res = await client.get('/notes/crash');
     assert.equal(res.status, 500);
     assert.equal(res.text, '{"error":"Internal Server Error"}');
-    assert.equal(res.headers['x-request-id'], 'trace-42');
-    assert.deepEqual(logged.map((line) => [line.msg, line.reqId, line.err?.message]), [['GET /notes/crash failed', 'trace-42', 'boom at /srv/secret.ts']]);
+    const id = res.headers['x-request-id'];
+    assert.deepEqual(logged.map((line) => [line.msg, line.reqId, line.err?.message]), [['GET /notes/crash failed', id, 'boom at /srv/secret.ts']]);
   });
 });
 

@@ -38,7 +38,7 @@ describe('config.yaml', () => {
     assert.deepEqual(config.issues, []);
     assert.deepEqual(config.settings, {
       app: { title: 'Demo API', version: '0.1.0', description: 'A demo' },
-      server: { host: '127.0.0.1', port: 8080, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 },
+      server: { host: '127.0.0.1', port: 8080, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0, request_id_header: false },
       static: { dir: 'public', url: '/assets' },
       templates: { dir: 'views' },
       docs: { enabled: false, path: '/api-docs' },
@@ -53,7 +53,7 @@ describe('config.yaml', () => {
   it('fills in defaults for what the file leaves out, and for a project without config.yaml', () => {
     const defaults = {
       app: { title: 'trellis API', version: '0.1.0', description: undefined },
-      server: { host: 'localhost', port: 8000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 },
+      server: { host: 'localhost', port: 8000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0, request_id_header: false },
       static: { dir: 'static', url: '/static' },
       templates: { dir: 'templates' },
       docs: { enabled: true, path: '/docs' },
@@ -67,7 +67,7 @@ describe('config.yaml', () => {
     assert.equal(none.file, undefined);
     assert.deepEqual(none.settings, defaults);
     assert.deepEqual(none.issues, []);
-    assert.deepEqual(load('server: { port: 9000 }').settings.server, { host: 'localhost', port: 9000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0 });
+    assert.deepEqual(load('server: { port: 9000 }').settings.server, { host: 'localhost', port: 9000, body_limit: 1048576, max_object_keys: 1000, max_json_containers: 100000, headers_timeout: 30000, request_timeout: 120000, body_timeout: 30000, send_timeout: 30000, max_connections: 1000, access_log: true, shutdown_delay: 0, request_id_header: false });
   });
 
   it('reports a wrong type at the line of its key, naming the key', () => {
@@ -78,13 +78,15 @@ describe('config.yaml', () => {
     assert.deepEqual(issues('app:\n  version: 1.0\n'), ['2: app.version must be a string, got 1 (put it in quotes)']);
     assert.deepEqual(issues('docs:\n  enabled: yes\n'), ['2: docs.enabled must be true or false, got "yes"']);
     assert.deepEqual(issues('static:\n  url: assets\n'), ['2: static.url must be a URL path starting with /, got "assets"']);
-    assert.deepEqual(issues('server: [1, 2]'), ['1: server must be a mapping (host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay), got a list']);
+    assert.deepEqual(issues('server:\n  request_id_header: true\n'), ['2: server.request_id_header must be false or a header name (like x-request-id), got true']);
+    assert.deepEqual(issues('server:\n  request_id_header: x-request-id\n'), []);
+    assert.deepEqual(issues('server: [1, 2]'), ['1: server must be a mapping (host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay, request_id_header), got a list']);
     assert.deepEqual(issues('- a\n- b\n'), ['1: must be a mapping of sections (app, server, ...), got a list']);
   });
 
   it('reports unknown keys inside framework sections, with a suggestion when one is close', () => {
     assert.deepEqual(issues('server:\n  port: 8000\n  hots: x\n'), ['3: unknown key server.hots (did you mean host?)']);
-    assert.deepEqual(issues('server:\n  timeout: 5\n'), ['2: unknown key server.timeout (expected host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay)']);
+    assert.deepEqual(issues('server:\n  timeout: 5\n'), ['2: unknown key server.timeout (expected host, port, body_limit, max_object_keys, max_json_containers, headers_timeout, request_timeout, body_timeout, send_timeout, max_connections, access_log, shutdown_delay, request_id_header)']);
     assert.deepEqual(issues('app:\n  titel: Demo\n'), ['2: unknown key app.titel (did you mean title?)']);
     assert.deepEqual(issues('sever:\n  port: 1\n'), ['1: unknown key sever (did you mean server?)']);
     assert.deepEqual(issues('app: {}\nport: 8000\n'), [
