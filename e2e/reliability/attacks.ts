@@ -8,6 +8,7 @@ type Attack = (exits: ExitLog) => Promise<Row[]>;
 /** Each attack's module, in the order its rows appear in the table. */
 const ATTACKS: Array<() => Promise<Attack>> = [
   // Added by each attack's module: `async () => (await import('./NAME')).NAME,`
+  async () => (await import('./express-edge')).expressEdge,
 ];
 
 export async function attacks(exits: ExitLog): Promise<Row[]> {
