@@ -42,14 +42,14 @@ export function resolveValue(
   plain: boolean,
   env: Environment,
   line: number,
-  issues: Array<{ line: number; message: string }>,
+  issues: Array<{ line: number; message: string; unset?: string }>,
 ): unknown {
   let text = '';
   for (const part of parts) {
     if (typeof part === 'string') text += part;
     else {
       const value = lookupReference(part, env);
-      if (value === undefined) issues.push({ line, message: `${part.name} is not set` });
+      if (value === undefined) issues.push({ line, message: `${part.name} is not set`, unset: part.name });
       text += value ?? '';
     }
   }

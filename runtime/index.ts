@@ -34,7 +34,7 @@ export { messages as runtimeMessages } from './messages';
 export { loadProject, startProject } from './load';
 export type { LoadedProject } from './load';
 export { openProject, configProblems, projectPath } from './project';
-export type { Project } from './project';
+export type { OpenOptions, Project } from './project';
 export { CONFIG_FILE } from './config';
 export { addressFromEnvironment, DOTENV_FILE, loadDotEnv } from './environment';
 export type { Environment } from './env-lookup';

@@ -28,7 +28,9 @@ export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedPro
   const dir = resolve(path);
   const display = shown(dir);
   const manifest = readManifest(dir, display);
-  const project: Project = { dir, display, config: readConfig(dir, process.env, manifest.configSnapshot), built: true };
+  const config = readConfig(dir, process.env, manifest.configSnapshot);
+  const issues = config.issues.map((issue) => (issue.unset === undefined ? issue : { ...issue, message: messages.build.unset(issue.unset) }));
+  const project: Project = { dir, display, config: { ...config, issues }, built: true };
   stopAt(project, configProblems(project));
   return assembleProject(project, discoveryOf(dir, manifest), overrides);
 }

@@ -59,6 +59,8 @@ export const messages = {
     otherFormat: (file: string, version: string) =>
       `${file} was written by trellis ${version}, which this version cannot serve; rebuild with \`trellis build\``,
     unexpected: (message: string) => `unexpected error while starting: ${message}`,
+    // A development run may have found it in .env, which a build never reads.
+    unset: (name: string) => `${name} is not set (a build reads no .env: set it in the environment)`,
     missingExport: (file: string, name: string) =>
       `${file} no longer exports ${name} as the manifest says; rebuild with \`trellis build\``,
   },

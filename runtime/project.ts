@@ -17,24 +17,35 @@ export interface Project {
   built?: boolean;
 }
 
+/** How {@link openProject} reads the environment. */
+export interface OpenOptions {
+  /** Load the project's `.env` into `env` before config.yaml is read (development; the default). */
+  dotenv?: boolean;
+  /** Where `.env` goes and `${NAME}` references are read from: `process.env` by default. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Opens `<path>`; fails (one line) when it is not a folder holding `config.yaml` or `routers/`. In development
- * (the default) the project's `.env` is loaded first; `dotenv: false` leaves the environment as it is.
+ * (the default) the project's `.env` is loaded first, so config.yaml's references see it; `dotenv: false` leaves
+ * the environment as it is. With `env`, both happen in that object instead of `process.env`.
  *
  * @example
  * ```ts
  * const project = openProject('demo'); // { dir: '/home/me/demo', display: 'demo', config }
+ * const env = { ...process.env };
+ * openProject('demo', { env }); // .env read into `env`, this process's environment left as it is
  * ```
  */
-export function openProject(path: string, { dotenv = true }: { dotenv?: boolean } = {}): Project {
+export function openProject(path: string, { dotenv = true, env = process.env }: OpenOptions = {}): Project {
   const dir = resolve(path);
   if (!existsSync(dir)) throw new ProjectError(messages.project.notFound(path));
   if (!statSync(dir).isDirectory()) throw new ProjectError(messages.project.notADirectory(path));
   if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, 'routers'))) {
     throw new ProjectError(messages.project.notAProject(path));
   }
-  if (dotenv) loadDotEnv(dir);
-  return { dir, display: path, config: readConfig(dir) };
+  if (dotenv) loadDotEnv(dir, env);
+  return { dir, display: path, config: readConfig(dir, env) };
 }
 
 /**

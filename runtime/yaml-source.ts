@@ -7,6 +7,8 @@ import { EnvReferences } from './env-references';
 export interface YamlIssue {
   line: number;
   message: string;
+  /** The variable a `${NAME}` reference names, when the issue is that it is not set. */
+  unset?: string;
 }
 
 export interface ParsedYaml {
