@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { configProblems, DOTENV_FILE, formatProblem, loadDotEnv, openProject, ProjectError, runtimeMessages } from '../../runtime';
+import { configProblems, DOTENV_FILE, formatProblem, openProject, ProjectError, runtimeMessages } from '../../runtime';
 import { WorkerGroup } from './worker-group';
 import { watchTree } from './watch-tree';
 import { clusterPort, serveAsWorker, setUpCluster, type WorkerOptions } from './workers';
@@ -134,12 +134,14 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
   });
 }
 
-/** The port of every version: config.yaml and .env as they are now, read without changing this process's environment. */
+/**
+ * The port of every version: config.yaml and .env as they are now, read without changing this process's
+ * environment. `.env` is read before config.yaml is checked: its `${NAME}` references see what a worker will see.
+ */
 async function choosePort(path: string, options: WorkerOptions): Promise<number> {
-  const project = openProject(path, { dotenv: false });
+  const env = { ...process.env };
+  const project = openProject(path, { env });
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
-  const env = { ...process.env };
-  loadDotEnv(project.dir, env);
   return clusterPort(project, options, env);
 }
