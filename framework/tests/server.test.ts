@@ -77,9 +77,10 @@ describe('real HTTP', () => {
     assert.deepEqual(await (await fetch(`${base}/api/notes/3`)).json(), { id: 3, fields: null });
     const created = await fetch(`${base}/api/notes`, { method: 'POST', body: '{"text":"x"}', headers: { 'content-type': 'application/json' } });
     assert.equal(created.status, 201);
+    // No route of the app: on to Express, as after an Express router (its 404 here: no handler follows).
     const missing = await fetch(`${base}/api/nothing`);
     assert.equal(missing.status, 404);
-    assert.deepEqual(await missing.json(), { error: 'Not Found' });
+    assert.match(await missing.text(), /Cannot GET \/api\/nothing/);
   });
 
   it('close() lets in-flight requests finish', async () => {
