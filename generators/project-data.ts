@@ -51,6 +51,7 @@ export function checkPort(port: unknown): number {
 export function projectData(options: ProjectOptions, trellis: string) {
   const token = options.adminToken ?? randomBytes(18).toString('base64url');
   const quote = (value: string) => JSON.stringify(value);
+  const yamlText = (value: string) => quote(value.replaceAll('${', () => '$${'));
   // A nested JSON value at the indentation of a top-level key of package.json.
   const block = (value: object) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
   const examples = Object.fromEntries(EXAMPLE_NAMES.map((name) => [name, options.examples.includes(name)]));
@@ -64,7 +65,8 @@ export function projectData(options: ProjectOptions, trellis: string) {
     nodeVersion: trellisManifest.engines?.node ?? '>=20',
     examples,
     // YAML double-quoted scalars accept JSON string syntax.
-    yaml: { title: quote(options.title), description: quote(options.description) },
+    // `$${` is how config.yaml writes a literal `${` (else it would read as a reference to the environment).
+    yaml: { title: yamlText(options.title), description: yamlText(options.description) },
     json: {
       name: quote(options.name),
       description: quote(options.description),

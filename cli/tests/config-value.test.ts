@@ -21,10 +21,10 @@ after(async () => {
   if (dir) rmSync(join(dir, '..'), { recursive: true, force: true });
 });
 
-/** config.yaml with its `admin:` line replaced by `admin` (one or more lines). */
+/** config.yaml with its `admin:` section (the last one) replaced by `admin` (one or more lines). */
 function withAdmin(admin: string): void {
-  assert.match(config, /^admin: .*$/m);
-  writeFileSync(join(dir, 'config.yaml'), config.replace(/^admin: .*$/m, admin));
+  assert.match(config, /^admin:\n  # .*\n  token: .*\n$/m);
+  writeFileSync(join(dir, 'config.yaml'), config.replace(/^admin:\n[\s\S]*$/m, `${admin}\n`));
 }
 
 describe("the sample's admin section (config.section('admin', AdminSettings))", () => {

@@ -92,7 +92,7 @@ describe('trellis create on a terminal', () => {
   it('asks nothing with --yes', async () => {
     const terminal = fakeTerminal(cwd.path, scriptedPrompts([]));
     await create(['shop', '--yes', '--no-git', '--no-install'], terminal);
-    assert.match(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'), /^app: \{ title: "Shop API",/m);
+    assert.match(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'), /^app:\n  title: "Shop API"\n/m);
   });
 
   it('refuses a bad name before asking anything', async () => {

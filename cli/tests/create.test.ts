@@ -27,15 +27,15 @@ describe('trellis create', () => {
       'Next: `cd demo && npm install && npm run dev`, then open http://localhost:8000/docs/ (tests: `npm test`).',
     ]);
     assert.equal(listFiles(join(cwd.path, 'demo')).length, 23);
-    assert.match(readFileSync(join(cwd.path, 'demo', 'config.yaml'), 'utf8'), /^app: \{ title: "Demo API",/m);
+    assert.match(readFileSync(join(cwd.path, 'demo', 'config.yaml'), 'utf8'), /^app:\n  title: "Demo API"\n/m);
   });
 
   it('takes --title, --port and --minimal', async () => {
     const { code } = await runCli(['create', 'shop', '--yes', '--no-git', '--no-install', '--minimal', '--title', 'Shop', '--port', '3000'], cwd.path);
     assert.equal(code, 0);
     const config = readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8');
-    assert.match(config, /^app: \{ title: "Shop",/m);
-    assert.match(config, /^server: \{ host: localhost, port: 3000 \}$/m);
+    assert.match(config, /^app:\n  title: "Shop"\n/m);
+    assert.match(config, /^server:\n  host: localhost\n  port: 3000\n/m);
     assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['tasks.ts']);
   });
 

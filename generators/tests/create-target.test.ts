@@ -73,7 +73,7 @@ describe('create into existing folders', () => {
     await createProject(request({ force: true }));
     assert.deepEqual(listFiles(join(cwd().path, 'demo')), [...FULL, 'notes.txt', 'routers/legacy.ts'].sort());
     assert.equal(read('notes.txt'), 'mine');
-    assert.match(read('config.yaml'), /^app: \{ title: "Demo API"/m);
+    assert.match(read('config.yaml'), /^app:\n  title: "Demo API"\n/m);
     assert.deepEqual(readdirSync(cwd().path), ['demo']);
   });
 });
