@@ -1,7 +1,7 @@
 import { IsEmail, IsInt, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { Get, HTTPException, Injectable, Post, router } from 'trellis';
 import { Body, Int, Path } from 'trellis/param';
-import { UserService, type User } from '../services/user_service';
+import { UserService } from '../services/user_service';
 
 /** The body of `POST /users`. */
 export class UserIn {
@@ -17,16 +17,26 @@ export class UserIn {
   @Min(13)
   @Max(120)
   age!: number;
+}
 
-  /** Stored as a scrypt hash; bounded, since hashing costs CPU per character. */
+/** A user as responses carry it: the stored user without its e-mail confirmation secret. */
+export class UserOut {
+  @IsInt()
+  id!: number;
+
   @IsString()
-  @Length(8, 128)
-  password!: string;
+  name!: string;
+
+  @IsEmail()
+  email!: string;
+
+  @IsInt()
+  age!: number;
 }
 
 /**
- * Users: a validated body, and a literal path (`/users/me`) next to a parametrised one. The service stores a
- * password hash; the handlers are typed to return `User`, so responses carry `User`'s properties only.
+ * Users: a validated body, and a literal path (`/users/me`) next to a parametrised one. The service stores more
+ * than a client may see; `response: UserOut` sends `UserOut`'s properties only.
  */
 @Injectable()
 export class UserRouter extends router('/users') {
@@ -34,9 +44,9 @@ export class UserRouter extends router('/users') {
     super();
   }
 
-  /** Registers a user and answers 201 with it (without its password hash). */
-  @Post('/', { status: 201 })
-  async create(@Body() body: UserIn): Promise<User> {
+  /** Registers a user and answers 201 with it. */
+  @Post('/', { status: 201, response: UserOut })
+  create(@Body() body: UserIn): UserOut {
     return this.users.add(body);
   }
 
@@ -47,8 +57,8 @@ export class UserRouter extends router('/users') {
   }
 
   /** Returns one user; 404 when no user has this id. */
-  @Get('/{user_id}')
-  one(@Path('user_id', { type: Int }) userId: number): User {
+  @Get('/{user_id}', { response: UserOut })
+  one(@Path('user_id', { type: Int }) userId: number): UserOut {
     const user = this.users.get(userId);
     if (!user) throw new HTTPException(404, `User ${userId} not found`);
     return user;

@@ -1,30 +1,20 @@
-import { randomBytes, scrypt } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
-
-/** A user as the API returns it. */
-export interface User {
-  id: number;
+/** What `add` needs to create a user: the fields of `POST /users`. */
+export interface NewUser {
   name: string;
   email: string;
   age: number;
 }
 
 /**
- * A user as stored: with the scrypt hash of the password given at creation. The routes are typed to return
- * `User`, so trellis sends only `User`'s properties: the hash never leaves the server.
+ * A user as stored: the id and what the server makes itself, the secret of the link that confirms the e-mail
+ * address (a real app e-mails it). The routes answer with `UserOut`, which leaves the secret out: a client that
+ * saw it could confirm an address it does not own.
  */
-export interface StoredUser extends User {
-  passwordHash: string;
-}
-
-/** What `add` needs to create a user. */
-export interface NewUser {
-  name: string;
-  email: string;
-  age: number;
-  password: string;
+export interface StoredUser extends NewUser {
+  id: number;
+  emailToken: string;
 }
 
 /** The users, in memory; there are none until someone posts one. */
@@ -40,11 +30,9 @@ export class UserService {
     return this.users.size;
   }
 
-  async add(input: NewUser): Promise<StoredUser> {
-    const salt = randomBytes(16);
-    const key = await scryptAsync(input.password, salt, 32);
-    const passwordHash = `scrypt$${salt.toString('base64url')}$${key.toString('base64url')}`;
-    const user = { id: this.nextId++, name: input.name, email: input.email, age: input.age, passwordHash };
+  add(input: NewUser): StoredUser {
+    const emailToken = randomBytes(24).toString('base64url');
+    const user = { id: this.nextId++, name: input.name, email: input.email, age: input.age, emailToken };
     this.users.set(user.id, user);
     return user;
   }
