@@ -110,7 +110,7 @@ export const messages = {
       service: (className: string) =>
         `Routers get ${className} by taking it as a constructor parameter (put @Injectable() above the router).`,
       middleware: (className: string, stem: string) =>
-        `Apply ${className} to every request by adding ${stem} to \`middleware:\` in config.yaml, or to one router with this.addMiddleware(${className}).`,
+        `Apply ${className} to every request by adding ${stem} to \`middleware:\` in config.yaml, or to one router or handler with @Use(${className}) above it (import it from ../middleware/${stem}).`,
     },
   },
   /** The line for each refusal of a generator (`GeneratorError.reason`). */

@@ -5,16 +5,17 @@ import type { Discovery } from './discover';
 import { projectPath, shownPath, type Project } from './project';
 
 /**
- * What `trellis run` prints once the app listens: name and version, the address, the config file,
- * routers discovered, static and templates folders, middleware loaded, with `--workers` that each worker has its
- * own services, and a pointer to `doctor`.
+ * What `trellis run` prints once the app listens: name and version, the app (its path; a build's title) and its
+ * address, the config file, routers discovered, static and templates folders, middleware loaded, with `--workers`
+ * that each worker has its own services, and a pointer to `doctor`.
  */
 export function bannerLines(project: Project, discovery: Discovery, url: string, workers = 1): string[] {
   const { settings, file } = project.config;
   const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
   return [
     messages.run.banner(version),
-    messages.run.running(project.display, url),
+    // A build is started from its own folder (`dist`), which names no app: its title does.
+    messages.run.running(project.built ? settings.app.title : project.display, url),
     messages.run.config(file && shownPath(project, 'config.yaml')),
     messages.run.routers(discovery.routers.length),
     messages.run.static(shownPath(project, settings.static.dir), existsSync(projectPath(project, settings.static.dir))),

@@ -47,7 +47,7 @@ describe('trellis add', () => {
     assert.equal(
       middleware.stdout,
       `  CREATE shop/middleware/audit.ts (${size('middleware/audit.ts')} bytes)\n` +
-        'Apply Audit to every request by adding audit to `middleware:` in config.yaml, or to one router with this.addMiddleware(Audit).\n',
+        'Apply Audit to every request by adding audit to `middleware:` in config.yaml, or to one router or handler with @Use(Audit) above it (import it from ../middleware/audit).\n',
     );
   });
 

@@ -101,7 +101,8 @@ describe('trellis build', () => {
     const [expected, actual] = await Promise.all([sampleAnswers(devUrl, TOKEN), sampleAnswers(builtUrl, TOKEN)]);
     assert.deepEqual(actual, expected);
     assert.match(actual.find((line) => line.startsWith('GET /docs/openapi.json'))!, /"summary":"Lists every task, oldest first\."/);
-    assert.match(built.stdout, /^trellis \S+\nRunning app dist on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);
+    // The app by its title: `dist`, the folder a build is started from, names none.
+    assert.match(built.stdout, /^trellis \S+\nRunning app Build Test API on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);
     assert.doesNotMatch(built.stdout, /trellis doctor/);
     assert.match(built.stdout, /"method":"GET","path":"\/tasks","status":200/);
     await Promise.all([stop(dev), stop(built)]);
@@ -141,7 +142,7 @@ describe('trellis build', () => {
     app = join(moved, 'app');
     const config = join(app, 'dist', 'config.yaml');
     const built = readFileSync(config, 'utf8');
-    writeFileSync(config, built.replace(/title: [^,}]+/, 'title: Edited After The Build'));
+    writeFileSync(config, built.replace(/title: .+/, 'title: Edited After The Build'));
     try {
       const server = start([], app, [join('dist', 'main.js')]);
       const url = await server.url(undefined, BUILT_BANNER_END);
@@ -224,6 +225,15 @@ describe('trellis build', () => {
     } finally {
       symlinkSync(join(ROOT, 'node_modules', 'esbuild'), link);
     }
+  });
+
+  it('says that a build reads no .env when a variable config.yaml needs is set in .env only', () => {
+    assert.match(readFileSync(join(app, '.env'), 'utf8'), new RegExp(`^ADMIN_TOKEN=${TOKEN}$`, 'm'));
+    const line = readFileSync(join(app, 'dist', 'config.yaml'), 'utf8').split('\n').findIndex((text) => text.includes('${ADMIN_TOKEN}')) + 1;
+    const { ADMIN_TOKEN: _, ...env } = { ...process.env, ...ENV };
+    const started = spawnSync(process.execPath, [join('dist', 'main.js')], { cwd: app, encoding: 'utf8', env, timeout: 60_000 });
+    assert.equal(started.status, 1);
+    assert.equal(started.stderr, `trellis: dist/config.yaml:${line}: ADMIN_TOKEN is not set (a build reads no .env: set it in the environment)\n`);
   });
 
   it('names PORT, not a flag it does not have, when the port is taken', async () => {

@@ -244,4 +244,11 @@ describe('discovery', () => {
       `Run \`trellis doctor ${dir}\` for a more detailed analysis.`,
     ]);
   });
+
+  it("names a build by its config.yaml title, since the folder it starts from (dist) names no app", () => {
+    const { project, discovery } = loadProject(copyFixture('healthy'));
+    const lines = bannerLines({ ...project, display: 'dist', built: true }, discovery, 'http://localhost:8000');
+    assert.deepEqual(lines.slice(1, 3), ['Running app Fixture API on http://localhost:8000', '  Config:      dist/config.yaml']);
+    assert.doesNotMatch(lines.join('\n'), /trellis doctor/);
+  });
 });
