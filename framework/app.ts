@@ -237,7 +237,8 @@ export class BaseRouter {
 
   /**
    * The app as a Node request listener, for `http.createServer`, test injectors, or an Express app
-   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`). Reading it ends setting up
+   * (`expressApp.use('/api', app.handler)`: the docs pages then link under `/api`; a request none of the app's routes
+   * answers goes on to the next Express handler, as from an Express router). Reading it ends setting up
    * and checks the wiring (middleware, dependencies), so configuration errors surface at startup. The first
    * request starts the app unless `start()` was awaited (health probes answer without waiting for it).
    */

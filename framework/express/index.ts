@@ -10,6 +10,7 @@
  * app.addMiddleware(cors());                 // Express middleware, run by trellis's pipeline
  * const server = express();
  * server.use('/api', app.handler);           // the trellis app, mounted in Express (docs under /api/docs)
+ * server.get('/api/legacy', legacy);         // what the trellis app has no route for goes on to Express
  * ```
  */
 export { ExpressMiddlewareAdapter } from './adapter';
