@@ -21,6 +21,19 @@ function versionOf(name) {
 }
 
 /**
+ * The version of the Express a peer runs on: the one its own `require('express')` finds (routing-controllers lists
+ * Express 4 as an optional dependency; bench/package.json's `overrides` puts it on Express 5).
+ */
+function expressUnder(peer) {
+  try {
+    const from = path.join(ROOT, 'bench', 'node_modules', peer);
+    return JSON.parse(fs.readFileSync(require.resolve('express/package.json', { paths: [from] }), 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+/**
  * @typedef {object} Contender
  * @property {string} id
  * @property {string} [label]
@@ -60,10 +73,10 @@ function contenders(sampleDir, builtDir) {
     { id: 'hono', label: `Hono ${versionOf('hono')}`, command: node(app('hono.js')) },
     {
       id: 'routing-controllers',
-      label: `routing-controllers ${versionOf('routing-controllers')}`,
+      label: `routing-controllers ${versionOf('routing-controllers')} (Express ${expressUnder('routing-controllers')})`,
       command: ts('routing-controllers.ts'),
       note:
-        'after answering 400 to an invalid body it passes the error on to Express 5, whose final handler logs the ' +
+        'after answering 400 to an invalid body it passes the error on to Express, whose final handler logs the ' +
         'stack to stderr and closes the connection (wrk counts a read error per request; each one reconnects)',
     },
     { id: 'nest', label: `NestJS ${versionOf('@nestjs/core')}`, command: ts('nest.ts') },
@@ -104,4 +117,4 @@ function contenders(sampleDir, builtDir) {
 
 const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'fastify-headers', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built', 'trellis-run-installed'];
 
-module.exports = { contenders, ALL_IDS, versionOf };
+module.exports = { contenders, ALL_IDS, versionOf, expressUnder };

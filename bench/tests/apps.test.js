@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { after, describe, it } = require('node:test');
-const { contenders } = require('../lib/contenders');
+const { contenders, expressUnder } = require('../lib/contenders');
 const { pinning } = require('../lib/cpu');
 const { writeWrkScripts, writeMixScript } = require('../lib/endpoints');
 const { generateRoutes } = require('../lib/generate-routes');
@@ -25,6 +25,13 @@ describe('contender apps', () => {
       assert.deepEqual(await checkContender(contender, pin), []);
     });
   }
+
+  it('routing-controllers runs on the Express 5 its label names, not the Express 4 it lists as optional', () => {
+    const version = expressUnder('routing-controllers');
+    assert.match(version, /^5\./);
+    const label = contenders().find((contender) => contender.id === 'routing-controllers').label;
+    assert.ok(label.endsWith(`(Express ${version})`), label);
+  });
 
   it('a wrong answer is reported with its status and body', async () => {
     const broken = { id: 'broken', command: (port) => [process.execPath, '-e', brokenServer(port)] };
