@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { version } from '../package.json';
+import { version } from './package.json';
 import { CliError } from './cli-error';
 import { commands } from './commands';
 import { messages } from './messages';
@@ -41,6 +41,6 @@ export async function main(argv: string[]): Promise<number> {
 // nothing, and `trellis --help` or `create` never load it.
 async function projectError(error: unknown): Promise<{ message: string; exitCode: number } | undefined> {
   if (!(error instanceof Error) || error.name !== 'ProjectError') return undefined;
-  const { ProjectError } = await import('../runtime');
+  const { ProjectError } = await import('trellis/runtime');
   return error instanceof ProjectError ? error : undefined;
 }

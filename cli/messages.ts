@@ -89,6 +89,10 @@ export const messages = {
     next: (name: string, port: number, installed: boolean) =>
       `Next: \`cd ${name} && ${installed ? '' : 'npm install && '}npm run dev\`, then open http://localhost:${port}/docs/ (tests: \`npm test\`).`,
     cancelled: 'Cancelled: nothing was written.',
+    fromCheckout: (checkout: string, name: string) =>
+      `Not a registry install: packing trellis and trellis-cli from ${checkout} (npm run pack) into ${name}/vendor/.`,
+    packing: 'Packing trellis and trellis-cli',
+    packFailed: (checkout: string, reason: string) => `packing ${checkout} failed: ${reason} (or give --trellis-spec)`,
   },
   add: {
     description: 'Add a router, service or middleware to a project.',

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { planBlueprint } from './blueprint';
 import { isExcluded } from './examples';
 import { runBlueprint, type WrittenFile } from './plop-runner';
 import { projectData, type ProjectOptions } from './project-data';
 import { removedOnSignal } from './signal-cleanup';
 import { checkTarget, moveIntoPlace } from './target';
-import { trellisDependency } from './trellis-spec';
+import { trellisSpecs, VENDOR_DIR } from './trellis-spec';
 
 export interface CreateRequest extends ProjectOptions {
   /** The folder the project folder is created in. */
@@ -28,7 +28,8 @@ export interface CreateResult {
 /**
  * Renders the sample project into a temporary sibling of `<cwd>/<name>` and renames it into place, so a
  * failure leaves no half-made project. Bad names, non-empty targets (without `force`) and a local
- * `trellisSpec` that does not exist are refused before anything is written. Installs nothing: see
+ * `trellisSpec` that does not exist are refused before anything is written. A tarball `trellisSpec` is copied
+ * into the project's vendor/ with trellis-cli's beside it (see `trellisSpecs`). Installs nothing: see
  * `installDependencies`.
  *
  * @example
@@ -40,11 +41,12 @@ export interface CreateResult {
 export async function createProject(request: CreateRequest): Promise<CreateResult> {
   const root = checkTarget(request.cwd, request.name, request.force);
   const files = planBlueprint('project').filter((file) => !isExcluded(file.target, request.examples));
-  const data = projectData(request, trellisDependency(request.trellisSpec, request.cwd, root));
+  const specs = trellisSpecs(request.trellisSpec, request.cwd, root);
+  const data = projectData(request, specs);
   const staging = mkdtempSync(request.dryRun ? join(tmpdir(), 'trellis-') : join(dirname(root), `.${request.name}-trellis-`));
   try {
     return await removedOnSignal(staging, async () => {
-      const written = await runBlueprint('project', files, data, staging);
+      const written = [...(await runBlueprint('project', files, data, staging)), ...vendor(specs.vendored, staging)];
       if (!request.dryRun) {
         checkTarget(request.cwd, request.name, request.force); // the folder may have appeared while rendering
         moveIntoPlace(staging, root, written);
@@ -54,4 +56,14 @@ export async function createProject(request: CreateRequest): Promise<CreateResul
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+// The tarballs the project depends on, copied into its vendor/ folder.
+function vendor(tarballs: readonly string[], staging: string): WrittenFile[] {
+  if (tarballs.length > 0) mkdirSync(join(staging, VENDOR_DIR));
+  return tarballs.map((tarball) => {
+    const path = `${VENDOR_DIR}/${basename(tarball)}`;
+    copyFileSync(tarball, join(staging, path));
+    return { path, bytes: statSync(tarball).size };
+  });
 }

@@ -10,7 +10,10 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
-/** trellis's own package.json, read at run time (the source of every version a generated project lists). */
+/**
+ * The package.json of the running CLI (trellis-cli's; the repository's in a checkout), read at run time: the
+ * source of every version a generated project lists. trellis and trellis-cli have one version.
+ */
 export const trellisManifest: Manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
 
 /**
@@ -20,7 +23,7 @@ export const trellisManifest: Manifest = JSON.parse(readFileSync(join(packageRoo
  */
 export const SHARED_LIBRARIES = ['class-validator', 'class-transformer', 'reflect-metadata'] as const;
 
-/** The range of `trellis` a project gets without `--trellis-spec`: `^0.1.0-pre.1` for trellis 0.1.0-pre.1. */
+/** The range of `trellis` (and of `trellis-cli`) a project gets without `--trellis-spec`: `^0.1.0-pre.1` for 0.1.0-pre.1. */
 export const defaultTrellisRange = `^${trellisManifest.version}`;
 
 /**
@@ -39,15 +42,17 @@ export function projectDependencies(trellis: string): Record<string, string> {
 }
 
 /**
- * A generated project's `devDependencies`, matched to what trellis is built and tested with: `typescript`
+ * A generated project's `devDependencies`: the command-line tool as `trellis-cli` (`cli`: a range or an npm
+ * spec, as `trellis` is given), and tools matched to what trellis is built and tested with: `typescript`
  * (`~`, for `npm run typecheck`), `@swc/core` (exact: `trellis run` and `trellis test` compile with it, and
  * it is the version whose binaries exist for every platform), `@types/node` (`^` of the major),
  * `ts-json-schema-generator` (trellis's range: with typescript, it reads handlers' return types into the docs in
  * development and in `trellis build`; a production install needs neither), `esbuild` (exact: `trellis build`
  * bundles trellis with it for a faster start).
  */
-export function projectDevDependencies(): Record<string, string> {
+export function projectDevDependencies(cli: string): Record<string, string> {
   return sorted([
+    ['trellis-cli', cli],
     ['@swc/core', trellisRange('@swc/core')],
     ['@types/node', `^${trellisRange('@types/node').replace(/^[^\d]*/, '').split('.')[0]}`],
     ['esbuild', trellisRange('esbuild')],

@@ -29,4 +29,5 @@ export type { WrittenFile } from './plop-runner';
 export { installDependencies, INSTALL_COMMAND, npmFailure } from './install';
 export type { InstallOutcome } from './install';
 export { defaultTrellisRange, projectDependencies, projectDevDependencies } from './dependencies';
-export { trellisDependency } from './trellis-spec';
+export { trellisSpecs, VENDOR_DIR } from './trellis-spec';
+export type { TrellisSpecs } from './trellis-spec';

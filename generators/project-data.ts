@@ -16,8 +16,8 @@ export interface ProjectOptions {
   /** The admin example's Bearer token written to `.env`; random unless given (tests pass a fixed one). */
   adminToken?: string;
   /**
-   * What `package.json` depends on for `trellis`: an npm spec (a tarball or folder path, relative to `cwd`,
-   * a version, a tag, a URL). Without it, `^<this trellis's version>`.
+   * What `package.json` depends on for `trellis` (and `trellis-cli`): an npm spec (a tarball or folder path,
+   * relative to `cwd`, a version, a tag, a URL; see `trellisSpecs`). Without it, `^<this trellis's version>`.
    */
   trellisSpec?: string;
 }
@@ -46,9 +46,10 @@ export function checkPort(port: unknown): number {
 /**
  * The data the project blueprint's templates receive. Values are escaped here for the file they land in
  * (`yaml.*` and `json.*` are quoted strings or whole JSON values), so templates only insert them:
- * `title: {{{yaml.title}}}`. `trellis` is the dependency as package.json writes it (see `trellisDependency`).
+ * `title: {{{yaml.title}}}`. `specs` are the dependencies on trellis and trellis-cli as package.json writes
+ * them (see `trellisSpecs`).
  */
-export function projectData(options: ProjectOptions, trellis: string) {
+export function projectData(options: ProjectOptions, specs: { trellis: string; cli: string }) {
   const token = options.adminToken ?? randomBytes(18).toString('base64url');
   const quote = (value: string) => JSON.stringify(value);
   const yamlText = (value: string) => quote(value.replaceAll('${', () => '$${'));
@@ -71,8 +72,8 @@ export function projectData(options: ProjectOptions, trellis: string) {
       name: quote(options.name),
       description: quote(options.description),
       engines: block({ node: trellisManifest.engines?.node ?? '>=20' }),
-      dependencies: block(projectDependencies(trellis)),
-      devDependencies: block(projectDevDependencies()),
+      dependencies: block(projectDependencies(specs.trellis)),
+      devDependencies: block(projectDevDependencies(specs.cli)),
     },
   };
 }

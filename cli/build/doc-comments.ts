@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parseDocComments, type ClassDocs } from '../../framework/index';
+import { parseDocComments, type ClassDocs } from 'trellis';
 import type { CompiledFile } from './compile';
 
 /**

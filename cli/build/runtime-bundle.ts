@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Esbuild from 'esbuild';
+import { packageRoot } from '../../generators/paths';
 import { RUNTIME_BUNDLE, RUNTIME_BUNDLE_META, type RuntimeBundleMeta } from '../project/runtime-bundle';
 import { bundleTrellis } from './bundle';
 
 /**
- * Writes the package's runtime bundle, which `trellis run` loads (`useRuntimeBundle`), into `<root>/dist`:
+ * Writes the trellis package's runtime bundle, which `trellis run` loads (`useRuntimeBundle`), into `<root>/dist`:
  * trellis's runtime and every id a project shares with it (cli/loader/aliases.js), with what it carries in
  * dist/trellis.runtime.json. Run by scripts/build.js (`npm pack`) once dist/ is compiled.
  *
@@ -16,7 +17,7 @@ import { bundleTrellis } from './bundle';
  * ```
  */
 export async function writeRuntimeBundle(esbuild: typeof Esbuild, root: string): Promise<RuntimeBundleMeta> {
-  const { sharedAliases } = require(join(root, 'cli', 'loader', 'aliases.js')) as { sharedAliases: (code: string) => Map<string, string> };
+  const { sharedAliases } = require(join(packageRoot, 'cli', 'loader', 'aliases.js')) as { sharedAliases: (code: string) => Map<string, string> };
   const aliases = [...sharedAliases('./dist')].filter(([id]) => !id.endsWith('.json'));
   const entry = [
     "exports.shareModules = require('./dist/runtime/shared-modules').shareModules;",

@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
-import type { TypeTable } from '../../framework/index';
-import { readSourceTypes } from '../../framework/inspect';
+import type { TypeTable } from 'trellis';
+import { readSourceTypes } from 'trellis/inspect';
 import type { CompiledFile } from './compile';
 
 /**

@@ -9,13 +9,14 @@ import {
   INSTALL_COMMAND,
   projectDefaults,
   resolveExamples,
-  trellisDependency,
+  trellisSpecs,
   type ExampleName,
   type InstallOutcome,
 } from '../../generators';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { askCreate, type CreateChoices } from '../prompts/create-wizard';
+import { checkoutRoot, packCheckout } from './checkout-pack';
 import { rethrowForCli } from './generator-message';
 import type { Terminal } from './terminal';
 
@@ -49,7 +50,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
   const given = choicesFromFlags(flags);
   const cwd = terminal.cwd();
   const root = checkTarget(cwd, name, flags.force); // refuse before asking anything
-  trellisDependency(flags.trellisSpec, cwd, root);
+  trellisSpecs(flags.trellisSpec, cwd, root);
   const asked = !flags.yes && terminal.interactive() ? await ask(name, given, terminal) : given;
   const defaults = projectDefaults(name);
   const port = asked.port ?? defaults.port;
@@ -59,6 +60,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
     const by = chosen.filter((example) => (EXAMPLES[example as ExampleName]?.needs as readonly string[]).includes(added));
     terminal.out(messages.create.addedNeed(added, by));
   }
+  const trellisSpec = flags.trellisSpec ?? (flags.dryRun ? undefined : await packedCheckout(relative(cwd, root) || '.', terminal));
   const spinner = await terminal.spinner(messages.create.rendering(name));
   let result;
   try {
@@ -69,7 +71,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
       description: asked.description ?? defaults.description,
       port,
       examples,
-      trellisSpec: flags.trellisSpec,
+      trellisSpec,
       force: flags.force,
       dryRun: flags.dryRun,
     });
@@ -89,6 +91,20 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
   const install = flags.install ?? defaults.install;
   if (install) await installInto(result.root, shown, terminal, installer);
   terminal.out(messages.create.next(shown, port, install));
+}
+
+// Run from a checkout without --trellis-spec: the project depends on tarballs of the checkout (the registry has
+// no package of its version), copied into its vendor/ folder.
+async function packedCheckout(shown: string, terminal: Terminal): Promise<string | undefined> {
+  const checkout = checkoutRoot();
+  if (checkout === undefined) return undefined;
+  terminal.out(messages.create.fromCheckout(checkout, shown));
+  const spinner = await terminal.spinner(messages.create.packing);
+  try {
+    return await packCheckout(checkout);
+  } finally {
+    spinner.stop();
+  }
 }
 
 async function installInto(root: string, shown: string, terminal: Terminal, installer: Installer): Promise<void> {

@@ -20,7 +20,10 @@ export function registerCreate(program: Command, terminal: Terminal = processTer
     .option('--git', 'run git init (default)')
     .option('--no-git', 'do not run git init')
     .option('--no-install', 'do not run npm install in the new project')
-    .option('--trellis-spec <spec>', 'what package.json depends on for trellis: a tarball or folder path, a version, a tag (default: ^<this version>)')
+    .option(
+      '--trellis-spec <spec>',
+      'what package.json depends on for trellis and trellis-cli: a tarball (copied into vendor/ with trellis-cli\'s beside it), a folder, a version, a tag (default: ^<this version>; from a checkout, tarballs packed from it)',
+    )
     .option('--force', 'write into an existing non-empty folder, replacing files the project has')
     .option('--dry-run', 'list the files, write nothing')
     .option('-y, --yes', 'ask nothing: defaults for what flags do not give')

@@ -29,7 +29,7 @@ export function registerRun(program: Command): void {
       // The runtime loads the framework: imported when the command runs, not when the CLI declares it; from
       // the package's runtime bundle when it has one.
       (await import('../project/runtime-bundle')).useRuntimeBundle();
-      const runtime = await import('../../runtime');
+      const runtime = await import('trellis/runtime');
       const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);
       const port = flags.port === undefined ? undefined : parsePort(runtime, flags.port);
       const workers = parseWorkers(flags.workers ?? '1');
@@ -40,7 +40,7 @@ export function registerRun(program: Command): void {
     });
 }
 
-type Runtime = typeof import('../../runtime');
+type Runtime = typeof import('trellis/runtime');
 
 function parsePort({ portCheck }: Runtime, text: string): number {
   const port = /^\d+$/.test(text) ? Number(text) : NaN;

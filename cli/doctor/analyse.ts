@@ -1,6 +1,6 @@
-import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from '../../framework/index';
-import { dryStart, inspectApp, type InspectedRoute } from '../../framework/inspect';
-import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from '../../runtime';
+import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from 'trellis';
+import { dryStart, inspectApp, type InspectedRoute } from 'trellis/inspect';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from 'trellis/runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';

@@ -1,4 +1,4 @@
-import type { Problem } from '../../runtime';
+import type { Problem } from 'trellis/runtime';
 
 export type Severity = 'error' | 'warning';
 

@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
-import { createLogger, type BaseRouter, type Controller } from '../../framework/index';
-import { declarationOf, inspectApp, type InspectedRoute } from '../../framework/inspect';
-import { createApp, includeRouter, type Discovery, type Found, type Project } from '../../runtime';
+import { createLogger, type BaseRouter, type Controller } from 'trellis';
+import { declarationOf, inspectApp, type InspectedRoute } from 'trellis/inspect';
+import { createApp, includeRouter, type Discovery, type Found, type Project } from 'trellis/runtime';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */

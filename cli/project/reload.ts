@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { configProblems, DOTENV_FILE, formatProblem, openProject, ProjectError, runtimeMessages } from '../../runtime';
+import { configProblems, DOTENV_FILE, formatProblem, openProject, ProjectError, runtimeMessages } from 'trellis/runtime';
 import { WorkerGroup } from './worker-group';
 import { watchTree } from './watch-tree';
 import { clusterPort, serveAsWorker, setUpCluster, type WorkerOptions } from './workers';

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { packageRoot } from '../../generators/paths';
 import { installedManifest } from '../build/installed-package';
 
-/** The package's runtime bundle, in dist/: written by `npm pack` (scripts/build.js), loaded by `trellis run`. */
+/** The trellis package's runtime bundle, in its dist/: written by scripts/build.js, loaded by `trellis run`. */
 export const RUNTIME_BUNDLE = 'trellis.runtime.js';
 /** What the runtime bundle carries: {@link RuntimeBundleMeta}. */
 export const RUNTIME_BUNDLE_META = 'trellis.runtime.json';
@@ -25,20 +26,21 @@ interface BundleExports {
 }
 
 /**
- * `trellis run` from the installed package loads trellis's runtime, and the modules a project shares with it,
- * from one file (dist/trellis.runtime.js) instead of some 450 modules looked up, read and compiled one by
+ * `trellis run` from the installed CLI loads trellis's runtime, and the modules a project shares with it,
+ * from one file (the trellis package's dist/trellis.runtime.js) instead of some 450 modules looked up, read and compiled one by
  * one: compiled from V8's code cache when there is one for this Node, else compiled as usual, and the cache is
  * written (in trellis's cache folder, as the compiled TypeScript) when the process exits. Each shared module is
- * put in Node's module cache under the file its id resolves to, so the CLI's `import('../../runtime')` and the
- * project's `import 'trellis'` get the bundle's copies.
+ * put in Node's module cache under the file its id resolves to, so the CLI's `import('trellis/runtime')` and the
+ * project's `import 'trellis'` get the bundle's copies. `root` is the trellis package the CLI resolves (the
+ * project's own: trellis-cli lists it as a peer dependency).
  *
- * Returns false, and everything loads from node_modules as without it, in a checkout (no bundle next to the
- * CLI), with `TRELLIS_RUNTIME_BUNDLE=off`, when a package in the bundle is installed in a version the bundle
+ * Returns false, and everything loads from node_modules as without it, in a checkout (trellis's TypeScript
+ * sources run), with `TRELLIS_RUNTIME_BUNDLE=off`, when a package in the bundle is installed in a version the bundle
  * does not carry (an upgrade or an override wins), or when a shared module is loaded already.
  */
-export function useRuntimeBundle(dist = join(__dirname, '..', '..')): boolean {
-  if (process.env.TRELLIS_RUNTIME_BUNDLE === 'off') return false;
-  const root = dirname(dist);
+export function useRuntimeBundle(root = trellisRoot()): boolean {
+  if (process.env.TRELLIS_RUNTIME_BUNDLE === 'off' || !root || existsSync(join(root, 'framework', 'index.ts'))) return false;
+  const dist = join(root, 'dist');
   const file = join(dist, RUNTIME_BUNDLE);
   let meta: RuntimeBundleMeta;
   let code: string;
@@ -49,7 +51,7 @@ export function useRuntimeBundle(dist = join(__dirname, '..', '..')): boolean {
   } catch {
     return false;
   }
-  const cacheFile = codeCacheFile(root, meta.hash);
+  const cacheFile = codeCacheFile(meta.hash);
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -63,6 +65,14 @@ export function useRuntimeBundle(dist = join(__dirname, '..', '..')): boolean {
   loaded.exports.shareModules(root, loaded.exports.shared);
   if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => loaded.exports.writeCacheEntry(cacheFile, script.createCachedData()));
   return true;
+}
+
+function trellisRoot(): string | undefined {
+  try {
+    return dirname(require.resolve('trellis/package.json'));
+  } catch {
+    return undefined; // not installed: the runtime's import says so
+  }
 }
 
 // Whether the module an id names is loaded already (this process would then hold two copies of it).
@@ -86,15 +96,15 @@ function bundledVersionsInstalled(root: string, packages: Record<string, string[
   return true;
 }
 
-// In the folder the TypeScript cache uses (cli/loader/compile-cache.js: private to this user), named by Node's
-// version and the bundle's hash; undefined when caching is off or no folder is usable. Not the framework's
-// `cacheDir`: that one is in the bundle, and this cache is read before the bundle is compiled.
-function codeCacheFile(root: string, hash: string): string | undefined {
+// In the folder the TypeScript cache uses (the CLI's cli/loader/compile-cache.js: private to this user), named
+// by Node's version and the bundle's hash; undefined when caching is off or no folder is usable. Not the
+// framework's `cacheDir`: that one is in the bundle, and this cache is read before the bundle is compiled.
+function codeCacheFile(hash: string): string | undefined {
   if (process.env.TRELLIS_CACHE === 'off') return undefined;
-  const { CompileCache, cacheDirs } = require(join(root, 'cli', 'loader', 'compile-cache.js')) as {
+  const { CompileCache, cacheDirs } = require(join(packageRoot, 'cli', 'loader', 'compile-cache.js')) as {
     CompileCache: new (candidates: string[]) => { dir: string | null };
     cacheDirs: (packageRoot: string) => string[];
   };
-  const dir = new CompileCache(cacheDirs(root)).dir;
+  const dir = new CompileCache(cacheDirs(packageRoot)).dir;
   return dir ? join(dir, `runtime-${process.version}-${process.arch}-${hash}.v8cache`) : undefined;
 }

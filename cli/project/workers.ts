@@ -12,7 +12,7 @@ import {
   serve,
   type Project,
   type ServeOptions,
-} from '../../runtime';
+} from 'trellis/runtime';
 import { WorkerGroup, type FailedMessage } from './worker-group';
 
 /** The flags of `trellis run` a cluster passes to its workers. */

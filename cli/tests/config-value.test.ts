@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { defaultTrellisRange } from '../../generators/dependencies';
 import { http, runCli, Running } from './run-support';
 
 // The sample project as `trellis create` writes it, with the admin example (middleware/require_token.ts).
@@ -11,7 +12,7 @@ let config: string;
 const running: Running[] = [];
 before(async () => {
   const parent = mkdtempSync(join(tmpdir(), 'trellis-config-value-'));
-  const created = await runCli(['create', 'demo', '--examples', 'admin', '--no-git', '--no-install', '--title', 'Demo', '--description', 'D'], { cwd: parent });
+  const created = await runCli(['create', 'demo', '--examples', 'admin', '--no-git', '--no-install', '--title', 'Demo', '--description', 'D', '--trellis-spec', defaultTrellisRange], { cwd: parent });
   assert.equal(created.code, 0, created.stderr);
   dir = join(parent, 'demo');
   config = readFileSync(join(dir, 'config.yaml'), 'utf8');

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { registerCreate } from '../commands/create';
 import { runCreate } from '../commands/create-action';
+import { defaultTrellisRange } from '../../generators/dependencies';
 import { messages } from '../messages';
 import { askCreate } from '../prompts/create-wizard';
 import { exitPromptError, fakeTerminal, scriptedPrompts } from '../../generators/test-support/fake-terminal';
@@ -19,7 +20,8 @@ afterEach(() => cwd.remove());
 async function create(args: string[], terminal: ReturnType<typeof fakeTerminal>): Promise<void> {
   const program = new Command('trellis').exitOverride().configureOutput({ writeOut() {}, writeErr() {} });
   registerCreate(program, terminal);
-  await program.parseAsync(['create', ...args], { from: 'user' });
+  // The spec a registry install writes (from this checkout, create would pack it: see e2e/distribution.test.ts).
+  await program.parseAsync(['create', ...args, '--trellis-spec', defaultTrellisRange], { from: 'user' });
 }
 
 describe('the create wizard', () => {
@@ -124,7 +126,7 @@ describe('trellis create: the install step, in process', () => {
   const run = (installer: (root: string) => Promise<{ ok: true } | { ok: false; reason: string }>) => {
     const terminal = fakeTerminal(cwd.path, scriptedPrompts([]));
     const roots: string[] = [];
-    const done = runCreate('shop', { yes: true, git: false }, terminal, async (root) => {
+    const done = runCreate('shop', { yes: true, git: false, trellisSpec: defaultTrellisRange }, terminal, async (root) => {
       roots.push(root);
       return installer(root);
     });

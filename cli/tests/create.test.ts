@@ -3,11 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { defaultTrellisRange } from '../../generators/dependencies';
 import { blueprintsDir } from '../../generators/paths';
 import { runCli } from '../../generators/test-support/cli-process';
 import { listFiles, tempDir, treeHash } from '../../generators/test-support/tree';
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
+// As a registry install of trellis-cli writes it (from this checkout, create would pack it: see e2e/distribution.test.ts).
+const REGISTRY = ['--trellis-spec', defaultTrellisRange];
 
 describe('trellis create', () => {
   let cwd: ReturnType<typeof tempDir>;
@@ -15,7 +18,7 @@ describe('trellis create', () => {
   afterEach(() => cwd.remove());
 
   it('creates the project without asking when no terminal is attached', async () => {
-    const { code, stdout, stderr } = await runCli(['create', 'demo', '--no-git', '--no-install'], cwd.path);
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--no-git', '--no-install', ...REGISTRY], cwd.path);
     assert.equal(stderr, '');
     assert.equal(code, 0);
     const out = lines(stdout);
@@ -31,7 +34,7 @@ describe('trellis create', () => {
   });
 
   it('takes --title, --port and --minimal', async () => {
-    const { code } = await runCli(['create', 'shop', '--yes', '--no-git', '--no-install', '--minimal', '--title', 'Shop', '--port', '3000'], cwd.path);
+    const { code } = await runCli(['create', 'shop', '--yes', '--no-git', '--no-install', '--minimal', '--title', 'Shop', '--port', '3000', ...REGISTRY], cwd.path);
     assert.equal(code, 0);
     const config = readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8');
     assert.match(config, /^app:\n  title: "Shop"\n/m);
@@ -40,7 +43,7 @@ describe('trellis create', () => {
   });
 
   it('initializes git outside a repository', async () => {
-    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--no-install'], cwd.path);
+    const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--no-install', ...REGISTRY], cwd.path);
     assert.equal(code, 0);
     const insideRepo = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: cwd.path }).status === 0;
     if (spawnSync('git', ['--version']).error) {
@@ -65,13 +68,13 @@ describe('trellis create', () => {
   it('writes into a non-empty folder only with --force', async () => {
     mkdirSync(join(cwd.path, 'demo'));
     writeFileSync(join(cwd.path, 'demo', 'notes.txt'), 'keep me');
-    const refused = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install'], cwd.path);
+    const refused = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install', ...REGISTRY], cwd.path);
     assert.equal(refused.code, 1);
     assert.equal(
       refused.stderr,
       'trellis: demo/ exists and is not empty; choose another name, or use --force to write the project into it\n',
     );
-    const forced = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install', '--force'], cwd.path);
+    const forced = await runCli(['create', 'demo', '--yes', '--no-git', '--no-install', '--force', ...REGISTRY], cwd.path);
     assert.equal(forced.code, 0);
     assert.equal(readFileSync(join(cwd.path, 'demo', 'notes.txt'), 'utf8'), 'keep me');
     assert.ok(existsSync(join(cwd.path, 'demo', 'config.yaml')));
@@ -85,6 +88,7 @@ describe('trellis create: npm install', () => {
 
   it('installs after writing: a failure is one line with the retry command, exit 1, the project kept', async () => {
     writeFileSync(join(cwd.path, 'trellis.tgz'), 'not a tarball');
+    writeFileSync(join(cwd.path, `trellis-cli-${defaultTrellisRange.slice(1)}.tgz`), 'not a tarball either');
     const { code, stdout, stderr } = await runCli(['create', 'demo', '--yes', '--no-git', '--trellis-spec', './trellis.tgz'], cwd.path);
     assert.equal(
       stderr,
@@ -93,10 +97,10 @@ describe('trellis create: npm install', () => {
     );
     assert.equal(code, 1);
     // Without a terminal the step is a plain line; no "Next:" after a failure.
-    assert.deepEqual(lines(stdout).slice(-2), ['Created demo/ with 23 files.', 'Installing dependencies in demo/ (npm install)...']);
+    assert.deepEqual(lines(stdout).slice(-2), ['Created demo/ with 25 files.', 'Installing dependencies in demo/ (npm install)...']);
     const files = listFiles(join(cwd.path, 'demo'));
     for (const file of ['package.json', 'config.yaml', '.env', 'routers/tasks.ts']) assert.ok(files.includes(file), file);
-    assert.equal(JSON.parse(readFileSync(join(cwd.path, 'demo', 'package.json'), 'utf8')).dependencies.trellis, 'file:../trellis.tgz');
+    assert.equal(JSON.parse(readFileSync(join(cwd.path, 'demo', 'package.json'), 'utf8')).dependencies.trellis, 'file:vendor/trellis.tgz');
   });
 
   it('refuses a --trellis-spec path that does not exist before writing anything', async () => {

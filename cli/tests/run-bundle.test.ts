@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { SHARED_STATE } from '../build/bundle';
 import { createProject, projectDefaults, resolveExamples } from '../../generators';
 import { http, Running } from './run-support';
-import { linkDependencies, sampleAnswers, stageTrellis } from './staged-trellis';
+import { linkDependencies, sampleAnswers, stageTrellis, stagedCli } from './staged-trellis';
 
 // `trellis run` of the installed package, whose dist/ holds the runtime bundle `npm pack` writes.
 const TOKEN = 'bundle-test-token';
@@ -50,7 +50,7 @@ after(async () => {
 
 /** `trellis run app` by the staged package's CLI; what it compiled goes to `<work>/<probe>.json`. */
 function run(probe: string, env: NodeJS.ProcessEnv = {}): Running {
-  const cli = ['--require', join(work, 'probe.js'), join(trellis, 'bin', 'trellis.js'), 'run'];
+  const cli = ['--require', join(work, 'probe.js'), stagedCli(trellis), 'run'];
   const process = new Running(['app'], work, { ADMIN_TOKEN: TOKEN, PORT: '0', TRELLIS_CACHE_DIR: cacheDir, PROBE_OUT: join(work, `${probe}.json`), ...env }, cli);
   running.push(process);
   return process;

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRuntimeBundle } from '../build/runtime-bundle';
 import { http, ROOT } from './run-support';
 
 /**
  * trellis as its package ships it, in `dir`: dist/ compiled (without source maps), package.json, and its
- * dependencies linked from this checkout; with `cli`, also bin/, register.js and cli/loader/ (so
- * `node <dir>/bin/trellis.js` is the installed CLI) and the runtime bundle `npm pack` writes.
+ * dependencies linked from this checkout; with `cli`, also the runtime bundle `npm pack` writes, and trellis-cli
+ * installed beside it as npm would (`<dir>/node_modules/trellis-cli`, finding trellis as `<dir>/node_modules/trellis`):
+ * `node stagedCli(dir)` is the installed CLI.
  */
 export async function stageTrellis(dir: string, { cli = false } = {}): Promise<void> {
   const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
@@ -18,11 +19,20 @@ export async function stageTrellis(dir: string, { cli = false } = {}): Promise<v
   });
   assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  if (!cli) return;
-  for (const path of ['bin', 'register.js', join('cli', 'loader')]) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+  if (!cli) return symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const modules = join(dir, 'node_modules');
+  mkdirSync(modules);
+  for (const name of readdirSync(join(ROOT, 'node_modules')).filter((name) => !name.startsWith('.'))) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  symlinkSync(dir, join(modules, 'trellis'));
+  const tool = join(modules, 'trellis-cli');
+  cpSync(join(ROOT, 'cli', 'package.json'), join(tool, 'package.json'));
+  for (const path of ['bin', 'register.js', 'blueprints', join('cli', 'loader')]) cpSync(join(ROOT, path), join(tool, path), { recursive: true });
+  for (const path of [join('dist', 'cli'), join('dist', 'generators')]) cpSync(join(dir, path), join(tool, path), { recursive: true });
   await writeRuntimeBundle(require('esbuild'), dir);
 }
+
+/** The bin of the trellis-cli that `stageTrellis(dir, { cli: true })` installs. */
+export const stagedCli = (dir: string) => join(dir, 'node_modules', 'trellis-cli', 'bin', 'trellis.js');
 
 /** A `node_modules` for the project: trellis (staged) and the libraries the sample imports. */
 export function linkDependencies(project: string, trellis: string): void {

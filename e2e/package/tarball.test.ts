@@ -1,31 +1,46 @@
-// What `npm pack` ships, and the CLI as installed from it: compiled JavaScript only (it runs without
-// @swc/core, which would be needed to load any TypeScript), one clear line when a command needs @swc/core.
+// What `npm run pack` ships, the two packages: trellis (the framework and the production runtime) and
+// trellis-cli (the command-line tool), and the CLI as installed from them: compiled JavaScript only (it runs
+// without @swc/core, which would be needed to load any TypeScript), one clear line when a command needs @swc/core.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { installInto, packedTrellis } from '../support/packed-trellis';
+import { installInto, packedTarballs } from '../support/packed-trellis';
 import { request, root, runNode, startNode } from './consumer-support';
 
 const { version } = require(join(root, 'package.json')) as { version: string };
+/** The packages only the command-line tool imports: never in a production install of trellis. */
+const CLI_ONLY = ['@apidevtools/swagger-parser', '@inquirer/prompts', 'node-plop', 'ora', 'validate-npm-package-name'];
 const work = mkdtempSync(join(tmpdir(), 'trellis-tarball-'));
 const trellis = join(work, 'node_modules', '.bin', 'trellis');
-let entries: string[];
+const entries: Record<'trellis' | 'cli', string[]> = { trellis: [], cli: [] };
+const manifests: Record<'trellis' | 'cli', Manifest> = {} as Record<'trellis' | 'cli', Manifest>;
+
+interface Manifest {
+  name: string;
+  version: string;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
 
 before(async () => {
-  const tarball = await packedTrellis();
-  entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean)
-    .map((entry) => entry.replace(/^package\//, ''));
-  // A project as `trellis create` makes it: the compilers are its devDependencies.
+  const tarballs = await packedTarballs();
+  for (const which of ['trellis', 'cli'] as const) {
+    entries[which] = execFileSync('tar', ['-tzf', tarballs[which]], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => entry.replace(/^package\//, ''));
+    manifests[which] = JSON.parse(execFileSync('tar', ['-xzOf', tarballs[which], 'package/package.json'], { encoding: 'utf8' })) as Manifest;
+  }
+  // Both packages as dependencies and the compilers as devDependencies: `--omit=dev` gives the CLI without them.
   const { devDependencies } = require(join(root, 'package.json')) as { devDependencies: Record<string, string> };
   const project = {
     name: 'cli-user',
     private: true,
-    dependencies: { trellis: `file:${tarball}` },
+    dependencies: { trellis: `file:${tarballs.trellis}`, 'trellis-cli': `file:${tarballs.cli}` },
     devDependencies: { '@swc/core': devDependencies['@swc/core'], typescript: devDependencies.typescript },
   };
   writeFileSync(join(work, 'package.json'), JSON.stringify(project, null, 2));
@@ -57,16 +72,11 @@ function project(name: string): string {
   return name;
 }
 
-describe('the npm pack tarball', () => {
-  it('holds the compiled package: JS and .d.ts of every entry point, the CLI, the loader, the blueprints', () => {
+describe('the tarballs of `npm run pack`', () => {
+  it('trellis holds the framework and the runtime: JS and .d.ts of every entry point, the docs assets, the runtime bundle', () => {
     for (const file of [
       'package.json',
       'README.md',
-      'bin/trellis.js',
-      'register.js',
-      'cli/loader/typescript.js',
-      'cli/loader/compile-cache.js',
-      'dist/cli/main.js',
       'dist/framework/index.js',
       'dist/framework/index.d.ts',
       'dist/framework/param.js',
@@ -77,28 +87,51 @@ describe('the npm pack tarball', () => {
       'dist/framework/inspect.d.ts',
       'dist/framework/express/index.js',
       'dist/framework/express/index.d.ts',
+      'dist/runtime/index.js',
+      'dist/runtime/index.d.ts',
       'dist/vendor/redoc/bundles/redoc.standalone.js',
       'dist/vendor/swagger-ui-dist/swagger-ui-bundle.js',
+      'dist/trellis.runtime.js',
     ]) {
-      assert.ok(entries.includes(file), `${file} is in the tarball`);
-    }
-    for (const blueprint of ['project', 'router', 'service', 'middleware']) {
-      assert.ok(entries.some((entry) => entry.startsWith(`blueprints/${blueprint}/`)), `the ${blueprint} blueprint is in the tarball`);
+      assert.ok(entries.trellis.includes(file), `${file} is in the trellis tarball`);
     }
   });
 
-  it('holds no tests, fixtures, benchmark, e2e suite, tarball or TypeScript source of trellis', () => {
-    // blueprints/ are the files of generated projects (their tests/ and .ts are what a project starts with).
-    const own = entries.filter((entry) => !entry.startsWith('blueprints/'));
-    assert.deepEqual(own.filter((entry) => /(^|\/)(tests?|fixtures|test-support|bench|e2e)\//.test(entry)), []);
-    assert.deepEqual(entries.filter((entry) => entry.endsWith('.tgz')), []);
-    assert.deepEqual(own.filter((entry) => /\.[cm]?ts$/.test(entry) && !/\.d\.[cm]?ts$/.test(entry)), []);
+  it('trellis has no command-line tool: no bin, CLI, generators, blueprints, loader, nor a dependency only they use', () => {
+    assert.equal(manifests.trellis.name, 'trellis');
+    assert.equal(manifests.trellis.bin, undefined);
+    assert.deepEqual(entries.trellis.filter((entry) => /^(bin|blueprints|cli|dist\/cli|dist\/generators)\/|^register\.js$/.test(entry)), []);
+    for (const name of [...CLI_ONLY, 'commander']) assert.equal(manifests.trellis.dependencies?.[name], undefined, name);
+  });
+
+  it('trellis-cli holds the CLI, the loader, the generators and the blueprints, and uses the project\'s trellis (a peer)', () => {
+    for (const file of ['package.json', 'README.md', 'bin/trellis.js', 'register.js', 'cli/loader/typescript.js', 'cli/loader/compile-cache.js', 'cli/loader/aliases.js', 'dist/cli/main.js', 'dist/generators/index.js']) {
+      assert.ok(entries.cli.includes(file), `${file} is in the trellis-cli tarball`);
+    }
+    for (const blueprint of ['project', 'router', 'service', 'middleware']) {
+      assert.ok(entries.cli.some((entry) => entry.startsWith(`blueprints/${blueprint}/`)), `the ${blueprint} blueprint is in the trellis-cli tarball`);
+    }
+    assert.deepEqual(entries.cli.filter((entry) => /^dist\/(framework|runtime|vendor)\//.test(entry)), []);
+    assert.deepEqual([manifests.cli.name, manifests.cli.version, manifests.cli.bin], ['trellis-cli', version, { trellis: 'bin/trellis.js' }]);
+    assert.deepEqual(manifests.cli.peerDependencies, { trellis: `^${version}` });
+    for (const name of [...CLI_ONLY, 'commander']) assert.ok(manifests.cli.dependencies?.[name], name);
+  });
+
+  it('hold no tests, fixtures, benchmark, e2e suite, tarball or TypeScript source of trellis', () => {
+    for (const which of ['trellis', 'cli'] as const) {
+      // blueprints/ are the files of generated projects (their tests/ and .ts are what a project starts with).
+      const own = entries[which].filter((entry) => !entry.startsWith('blueprints/'));
+      assert.deepEqual(own.filter((entry) => /(^|\/)(tests?|fixtures|test-support|bench|e2e)\//.test(entry)), [], which);
+      assert.deepEqual(entries[which].filter((entry) => entry.endsWith('.tgz')), [], which);
+      assert.deepEqual(own.filter((entry) => /\.[cm]?ts$/.test(entry) && !/\.d\.[cm]?ts$/.test(entry)), [], which);
+    }
   });
 });
 
 describe('the installed CLI', () => {
-  it('a production install (--omit=dev) leaves out the compilers: trellis does not pull them in', () => {
+  it('a production install (--omit=dev) leaves out the compilers: neither package pulls them in', () => {
     assert.equal(existsSync(join(work, 'node_modules', 'trellis', 'package.json')), true);
+    assert.equal(existsSync(join(work, 'node_modules', 'trellis-cli', 'package.json')), true);
     assert.equal(existsSync(join(work, 'node_modules', '@swc', 'core')), false);
     assert.equal(existsSync(join(work, 'node_modules', 'typescript')), false);
   });

@@ -6,6 +6,7 @@ import { startServing, type Serving } from './project-process';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'bin', 'trellis.js');
+const { version } = require(join(root, 'package.json')) as { version: string };
 
 /**
  * A temporary folder holding a fresh sample project made by `trellis create` (not installed: this checkout's
@@ -13,7 +14,8 @@ const cli = join(root, 'bin', 'trellis.js');
  */
 export function createSampleProject(): { dir: string; remove(): void } {
   const parent = mkdtempSync(join(tmpdir(), 'trellis-e2e-'));
-  const args = [cli, 'create', 'demo', '--yes', '--no-git', '--no-install'];
+  // The registry's spec: from this checkout, create would otherwise pack it (nothing is installed here).
+  const args = [cli, 'create', 'demo', '--yes', '--no-git', '--no-install', '--trellis-spec', `^${version}`];
   const created = spawnSync(process.execPath, args, { cwd: parent, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`trellis create failed: ${created.stderr}`);
   return { dir: join(parent, 'demo'), remove: () => rmSync(parent, { recursive: true, force: true }) };

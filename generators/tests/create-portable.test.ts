@@ -13,69 +13,100 @@ import { listFiles } from '../test-support/tree';
 
 const { cwd, request, read } = createFixture();
 const dependencies = () => JSON.parse(read('package.json')).dependencies as Record<string, string>;
+const devDependencies = () => JSON.parse(read('package.json')).devDependencies as Record<string, string>;
 
 describe('create: no path of this machine in the project', () => {
   it('holds none of the temporary folder, the trellis checkout and the home folder, even with a local --trellis-spec', async () => {
     const tarball = join(cwd().path, 'packs', 'trellis-0.1.0-pre.1.tgz');
     mkdirSync(join(cwd().path, 'packs'));
     writeFileSync(tarball, 'a tarball');
+    writeFileSync(join(cwd().path, 'packs', 'trellis-cli-0.1.0-pre.1.tgz'), 'a tarball');
     const root = (await createProject(request({ trellisSpec: tarball }))).root;
     const candidates = [cwd().path, realpathSync(cwd().path), tmpdir(), realpathSync(tmpdir()), packageRoot, homedir()];
     const machinePaths = new Set(candidates.filter((path) => path.length > 1)); // a HOME of `/` says nothing
     const files = listFiles(root);
-    assert.equal(files.length, 23);
+    assert.equal(files.length, 25);
     for (const file of files) {
       const text = readFileSync(join(root, file), 'latin1');
       for (const path of machinePaths) assert.ok(!text.includes(path), `${file} holds ${path}`);
     }
-    assert.equal(dependencies().trellis, 'file:../packs/trellis-0.1.0-pre.1.tgz');
+    assert.equal(dependencies().trellis, 'file:vendor/trellis-0.1.0-pre.1.tgz');
   });
 });
 
 describe('create --trellis-spec', () => {
-  it('depends on ^<trellis version> without it', async () => {
+  it('depends on ^<version> of trellis and trellis-cli without it', async () => {
     await createProject(request());
     const own = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
     assert.equal(dependencies().trellis, `^${own.version}`);
+    assert.equal(devDependencies()['trellis-cli'], `^${own.version}`);
   });
 
-  it('writes a local tarball or folder relative to the project, however it was given', async () => {
+  it('copies a tarball, however it was given, into vendor/ with the trellis-cli tarball beside it', async () => {
+    mkdirSync(join(cwd().path, 'packs'));
+    writeFileSync(join(cwd().path, 'trellis.tgz'), 'trellis');
+    writeFileSync(join(cwd().path, 'trellis-cli-0.1.0-pre.1.tgz'), 'trellis-cli');
+    writeFileSync(join(cwd().path, 'packs', 'trellis-0.2.0.tgz'), 'trellis 0.2');
+    writeFileSync(join(cwd().path, 'packs', 'trellis-cli-0.2.0.tgz'), 'trellis-cli 0.2');
+    const cases: Array<[string, string, string]> = [
+      ['./trellis.tgz', 'trellis.tgz', 'trellis-cli-0.1.0-pre.1.tgz'],
+      ['trellis.tgz', 'trellis.tgz', 'trellis-cli-0.1.0-pre.1.tgz'],
+      ['file:trellis.tgz', 'trellis.tgz', 'trellis-cli-0.1.0-pre.1.tgz'],
+      [join(cwd().path, 'trellis.tgz'), 'trellis.tgz', 'trellis-cli-0.1.0-pre.1.tgz'],
+      ['packs/trellis-0.2.0.tgz', 'trellis-0.2.0.tgz', 'trellis-cli-0.2.0.tgz'],
+    ];
+    for (const [index, [spec, trellis, cli]] of cases.entries()) {
+      await createProject(request({ name: `p${index}`, trellisSpec: spec }));
+      const project = join(cwd().path, `p${index}`);
+      const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      assert.deepEqual([pkg.dependencies.trellis, pkg.devDependencies['trellis-cli']], [`file:vendor/${trellis}`, `file:vendor/${cli}`], spec);
+      assert.deepEqual(readdirSync(join(project, 'vendor')).sort(), [cli, trellis].sort(), spec);
+      assert.equal(readFileSync(join(project, 'vendor', cli), 'utf8'), readFileSync(join(cwd().path, cli.includes('0.2') ? 'packs' : '.', cli), 'utf8'));
+    }
+  });
+
+  it('writes a local folder relative to the project, trellis-cli from the registry', async () => {
     mkdirSync(join(cwd().path, 'vendor', 'trellis'), { recursive: true });
-    writeFileSync(join(cwd().path, 'trellis.tgz'), 'a tarball');
     const cases: Array<[string, string]> = [
-      ['./trellis.tgz', 'file:../trellis.tgz'],
-      ['trellis.tgz', 'file:../trellis.tgz'],
-      ['file:trellis.tgz', 'file:../trellis.tgz'],
-      [join(cwd().path, 'trellis.tgz'), 'file:../trellis.tgz'],
       [`file:${join(cwd().path, 'vendor', 'trellis')}`, 'file:../vendor/trellis'],
       ['./vendor/trellis', 'file:../vendor/trellis'],
       ['.', 'file:..'],
     ];
-    for (const [spec, written] of cases) {
-      const name = `p${cases.findIndex(([s]) => s === spec)}`;
-      await createProject(request({ name, trellisSpec: spec }));
-      assert.equal(JSON.parse(readFileSync(join(cwd().path, name, 'package.json'), 'utf8')).dependencies.trellis, written, spec);
-    }
-  });
-
-  it('keeps a registry or git spec as given', async () => {
-    for (const [index, spec] of ['0.2.0', 'next', '^0.1.0', 'github:acme/trellis#v1', 'https://example.com/trellis.tgz'].entries()) {
+    for (const [index, [spec, written]] of cases.entries()) {
       await createProject(request({ name: `p${index}`, trellisSpec: spec }));
-      assert.equal(JSON.parse(readFileSync(join(cwd().path, `p${index}`, 'package.json'), 'utf8')).dependencies.trellis, spec);
+      const pkg = JSON.parse(readFileSync(join(cwd().path, `p${index}`, 'package.json'), 'utf8'));
+      assert.deepEqual([pkg.dependencies.trellis, pkg.devDependencies['trellis-cli']], [written, '^0.1.0-pre.1'], spec);
     }
   });
 
-  it('refuses an empty spec and a local path that does not exist, writing nothing', async () => {
+  it('keeps a registry or git spec as given: a version, a range or a tag for trellis-cli too', async () => {
+    const cases: Array<[string, string]> = [
+      ['0.2.0', '0.2.0'],
+      ['next', 'next'],
+      ['^0.1.0', '^0.1.0'],
+      ['github:acme/trellis#v1', '^0.1.0-pre.1'],
+      ['https://example.com/trellis.tgz', '^0.1.0-pre.1'],
+    ];
+    for (const [index, [spec, cli]] of cases.entries()) {
+      await createProject(request({ name: `p${index}`, trellisSpec: spec }));
+      const pkg = JSON.parse(readFileSync(join(cwd().path, `p${index}`, 'package.json'), 'utf8'));
+      assert.deepEqual([pkg.dependencies.trellis, pkg.devDependencies['trellis-cli']], [spec, cli], spec);
+    }
+  });
+
+  it('refuses an empty spec, a local path that does not exist and a tarball without trellis-cli\'s, writing nothing', async () => {
+    writeFileSync(join(cwd().path, 'alone.tgz'), 'a tarball');
     for (const [spec, detail] of [
       [' ', 'it is empty'],
       ['./missing.tgz', `${join(cwd().path, 'missing.tgz')} does not exist`],
       ['file:../nowhere', `${join(cwd().path, '..', 'nowhere')} does not exist`],
+      ['./alone.tgz', `${join(cwd().path, 'trellis-cli-0.1.0-pre.1.tgz')} is not beside it (\`npm run pack\` writes both)`],
     ]) {
       await assert.rejects(createProject(request({ trellisSpec: spec })), (error: GeneratorError) => {
         return error.reason === 'invalid-trellis-spec' && error.subject === spec && error.detail === detail;
       });
     }
-    assert.deepEqual(readdirSync(cwd().path), []);
+    assert.deepEqual(readdirSync(cwd().path), ['alone.tgz']);
   });
 
   it('refuses to name the project like a package it depends on', async () => {

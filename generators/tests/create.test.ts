@@ -52,7 +52,7 @@ admin:
     );
   });
 
-  it('writes package.json: trellis and the libraries the code imports, the dev tools, the scripts', async () => {
+  it('writes package.json: trellis and the libraries the code imports, the command-line tool and the dev tools, the scripts', async () => {
     await createProject(request());
     assert.equal(
       read('package.json'),
@@ -82,6 +82,7 @@ admin:
     "@swc/core": "${ownRange('@swc/core')}",
     "@types/node": "^20",
     "esbuild": "${ownRange('esbuild')}",
+    "trellis-cli": "^${own.version}",
     "ts-json-schema-generator": "2.4.0",
     "typescript": "~5.9.3"
   }

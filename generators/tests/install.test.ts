@@ -26,6 +26,7 @@ describe('installDependencies', () => {
   it("reports npm's reason when a dependency cannot be installed, and leaves the project as it was", async () => {
     const tarball = join(cwd().path, 'trellis.tgz');
     writeFileSync(tarball, 'not a tarball');
+    writeFileSync(join(cwd().path, 'trellis-cli-0.1.0-pre.1.tgz'), 'not a tarball either');
     const { root } = await createProject(request({ trellisSpec: tarball }));
     const before = new Map(listFiles(root).map((file) => [file, readFileSync(join(root, file), 'latin1')]));
     const outcome = await installDependencies(root);

@@ -1,5 +1,5 @@
-import { TrellisError } from '../../../framework/index';
-import { pathShape } from '../../../framework/inspect';
+import { TrellisError } from 'trellis';
+import { pathShape } from 'trellis/inspect';
 import type { Finding, RouteRow } from '../report';
 
 /**

@@ -1,6 +1,6 @@
-import { hasValidationRules, type Class } from '../../../framework/index';
-import type { InspectedRoute } from '../../../framework/inspect';
-import type { Found } from '../../../runtime';
+import { hasValidationRules, type Class } from 'trellis';
+import type { InspectedRoute } from 'trellis/inspect';
+import type { Found } from 'trellis/runtime';
 import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 

@@ -1,4 +1,4 @@
-import type { BaseRouter } from '../../../framework/index';
+import type { BaseRouter } from 'trellis';
 import type { Finding, OpenApiResult } from '../report';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

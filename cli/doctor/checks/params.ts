@@ -1,4 +1,4 @@
-import type { InspectedRoute } from '../../../framework/inspect';
+import type { InspectedRoute } from 'trellis/inspect';
 import type { Finding, RouteRow } from '../report';
 
 /**

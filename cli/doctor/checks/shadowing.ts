@@ -1,4 +1,4 @@
-import { outranks } from '../../../framework/inspect';
+import { outranks } from 'trellis/inspect';
 import type { Finding, RouteRow } from '../report';
 
 /**

@@ -1,6 +1,6 @@
-import type { Class } from '../../../framework/index';
-import { injects, type InspectedRoute } from '../../../framework/inspect';
-import type { Discovery } from '../../../runtime';
+import type { Class } from 'trellis';
+import { injects, type InspectedRoute } from 'trellis/inspect';
+import type { Discovery } from 'trellis/runtime';
 import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 

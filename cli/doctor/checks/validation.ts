@@ -1,6 +1,6 @@
-import type { Class } from '../../../framework/index';
-import { validationFallbacks, type InspectedRoute } from '../../../framework/inspect';
-import type { Found } from '../../../runtime';
+import type { Class } from 'trellis';
+import { validationFallbacks, type InspectedRoute } from 'trellis/inspect';
+import type { Found } from 'trellis/runtime';
 import type { ValidationRow } from '../report';
 import { declaredAt } from '../routes';
 
