@@ -146,7 +146,7 @@ export class BaseRouter {
    */
   includeRouter(router: Controller | Class<Controller>): this {
     this.#assertSettingUp('includeRouter');
-    return this.#include(router);
+    return this.#include(router, false);
   }
 
   /** Adds middleware around every request, unmatched ones (404, 405) included. Runs in the order added. */
@@ -371,13 +371,15 @@ export class BaseRouter {
     };
   }
 
-  #include(router: Controller | Class<Controller>): this {
+  // `builtIn`: a router of the framework's own (docs, health, metrics, static files, favicon), not `includeRouter`'s.
+  #include(router: Controller | Class<Controller>, builtIn = true): this {
     let records: RouteRecord[];
     if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
     else if (isRouterClass(router)) {
       this.#container.check([router as Class<Controller>]);
       records = collectRoutes(router as Class<Controller>);
     } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
+    if (builtIn) for (const record of records) record.builtIn = true;
     for (const record of records) this.#table.add(record.method, record.path, record, record.label);
     this.#routes.splice(this.#routes.length - this.#builtInRoutes, 0, ...records);
     if (!(router instanceof Controller)) this.#routerClasses.push(router as Class<Controller>);

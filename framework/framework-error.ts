@@ -57,6 +57,8 @@ export const ERROR_CODES = {
     'Invalid %{field} %{value} in a server-sent event stream: an event name or id has no line break (an id no NUL either), retry is an integer from 0, ping a number of milliseconds from 0',
   TRELLIS_ERR_RESPONSE_SCHEMA:
     '%{handler}: the declared response schema of status %{status} cannot be compiled (%{reason}); fix the type or class, or set shapeResponse: false',
+  TRELLIS_ERR_RESPONSE_UNKNOWN:
+    '%{handler}: the response of status %{status} is declared as %{declared}, whose properties cannot be known %{reason}; the app does not start rather than send whole bodies: %{remedy}, or set shapeResponse: false on the route to send them as JSON.stringify does',
   TRELLIS_ERR_RESPONSE_SHAPE:
     '%{handler} answered %{status} with a body that does not fit its declared response: %{reason} (the client got a 500)',
   TRELLIS_ERR_SCHEMA_NAME_CLASH:

@@ -28,6 +28,7 @@ export class SchemaRegistry {
   readonly #source: Record<string, TypeSchema>;
   /** Names of source schemas the document refers to (directly or through another source schema). */
   readonly #sourceUsed = new Set<string>();
+  readonly #shapeless = new Set<string>();
 
   constructor(sourceSchemas: Readonly<Record<string, TypeSchema>> = {}) {
     this.#source = { ...sourceSchemas };
@@ -122,6 +123,14 @@ export class SchemaRegistry {
     return true;
   }
 
+  /**
+   * The registered classes none of whose properties is known at run time (no class-validator rule, no `@Expose()`),
+   * documented as `{ type: 'object' }`: what response shaping refuses, since it could only send them whole.
+   */
+  get shapeless(): string[] {
+    return [...this.#shapeless];
+  }
+
   #register(cls: Class): void {
     if (!this.#claim(cls.name, cls)) return;
     const schema = targetConstructorToSchema(cls, {
@@ -129,12 +138,37 @@ export class SchemaRegistry {
       refPointerPrefix: PREFIX,
     }) as Record<string, unknown>;
     const nested = nestedClasses(cls);
-    // A class without class-validator rules still gets a named object schema.
-    this.#schemas[cls.name] = 'type' in schema ? resolveRefs(schema, (name) => {
+    const resolved = ('type' in schema ? resolveRefs(schema, (name) => {
       const child = nested.get(name);
       if (!child) return { type: 'object' };
       return builtinSchema(child) ?? this.ref(child as Class);
-    }) : { type: 'object' };
+    }) : { type: 'object' }) as Record<string, unknown>;
+    const exposed = this.#exposed(cls, resolved.properties as Record<string, SchemaObject> | undefined);
+    if (exposed) resolved.properties = exposed;
+    // A class without class-validator rules or @Expose() still gets a named object schema.
+    if (!resolved.properties || Object.keys(resolved.properties).length === 0) this.#shapeless.add(cls.name);
+    this.#schemas[cls.name] = resolved;
+  }
+
+  // The properties of `cls` with class-transformer's `@Expose()` that class-validator does not know, added to
+  // `properties`: typed by `@Type(() => Item)`, else their design type (an interface or an array without @Type is `{}`).
+  #exposed(cls: Class, properties: Record<string, SchemaObject> | undefined): Record<string, SchemaObject> | undefined {
+    const added = defaultMetadataStorage.getExposedMetadatas(cls).filter(
+      ({ propertyName }) => typeof propertyName === 'string' && !(properties && Object.hasOwn(properties, propertyName)),
+    );
+    if (!added.length) return undefined;
+    const all: Record<string, SchemaObject> = { ...properties };
+    for (const { propertyName } of added) {
+      const key = propertyName as string;
+      const design: unknown = Reflect.getMetadata('design:type', cls.prototype, key);
+      const item = defaultMetadataStorage.findTypeMetadata(cls, key)?.typeFunction();
+      const schemaOf = (type: unknown) => builtinSchema(type) ?? this.ref(type as Class);
+      Object.defineProperty(all, key, {
+        value: item === undefined ? schemaOf(design) : design === Array ? { type: 'array', items: schemaOf(item) } : schemaOf(item),
+        enumerable: true, writable: true, configurable: true,
+      });
+    }
+    return all;
   }
 }
 

@@ -24,6 +24,8 @@ export interface RouteInfo {
   middleware: MiddlewareLike[];
   /** Where the route decorator was written. */
   source?: SourceLocation;
+  /** A route of the framework's own routers (docs pages, health probes, metrics, static files, the favicon). */
+  builtIn?: true;
 }
 
 export interface RouteRecord extends RouteInfo {
