@@ -1,13 +1,13 @@
 // Real projects using trellis as installed from its `npm pack` tarball: a CommonJS and an ESM TypeScript
-// project, an Express 5 app mounting a trellis app, and type resolution of the entry points under every
-// moduleResolution. Each is compiled with plain tsc (skipLibCheck off) and run with plain node.
+// project, an Express 5 app mounting a trellis app, response shapes without the sources, and type resolution of
+// the entry points under every moduleResolution. Each is compiled with plain tsc (skipLibCheck off) and run with plain node.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { installInto, packedTrellis } from '../support/packed-trellis';
-import { compileAll, consumerDependencies, consumerProject, request, root, startNode, type Running } from './consumer-support';
+import { compileAll, consumerDependencies, consumerProject, request, root, runNode, startNode, type Running } from './consumer-support';
 
 const rootPackage = require(join(root, 'package.json')) as { devDependencies: Record<string, string> };
 const work = mkdtempSync(join(tmpdir(), 'trellis-consumers-'));
@@ -17,13 +17,13 @@ const plain = join(work, 'plain');
 const withExpress = join(work, 'with-express');
 const running: Running[] = [];
 const RESOLUTIONS = ['node10', 'node16', 'nodenext', 'bundler'];
-const plainProjects = ['cjs', 'esm', ...RESOLUTIONS.map((resolution) => `types/tsconfig.${resolution}.json`)];
+const plainProjects = ['cjs', 'esm', 'users', ...RESOLUTIONS.map((resolution) => `types/tsconfig.${resolution}.json`)];
 /** Each project's compiler errors ('' when clean), once both installs are done. */
 let compiled: Promise<Map<string, string>>;
 
 before(async () => {
   const tarball = await packedTrellis();
-  consumerProject(plain, consumerDependencies(tarball), ['cjs', 'esm', 'types']);
+  consumerProject(plain, consumerDependencies(tarball), ['cjs', 'esm', 'users', 'types']);
   consumerProject(
     withExpress,
     { ...consumerDependencies(tarball), express: '^5.1.0', '@types/express': rootPackage.devDependencies['@types/express'] },
@@ -46,9 +46,9 @@ async function assertCompiles(project: string): Promise<void> {
   assert.equal((await compiled).get(project), '', `tsc errors in ${project}`);
 }
 
-async function start(base: string, project: string): Promise<Running> {
+async function start(base: string, project: string, main = 'main.js'): Promise<Running> {
   await assertCompiles(project);
-  const app = await startNode([join('dist', 'main.js')], join(base, project));
+  const app = await startNode([join('dist', main)], join(base, project));
   running.push(app);
   return app;
 }
@@ -90,6 +90,17 @@ describe('projects using the installed package', { concurrency: true }, () => {
     const document = (await (await fetch(`${url}/api/docs/openapi.json`)).json()) as { servers: unknown; info: { title: string } };
     assert.deepEqual([document.info.title, document.servers], ['Mounted API', [{ url: '/api' }]]);
     assert.match(await (await fetch(`${url}/api/docs/swagger`)).text(), /src="\/api\/docs\/assets\/swagger-ui-bundle.js"/);
+  });
+
+  it('plain tsc, run without the .ts sources: a return type it cannot read refuses to start; a declared class sends no passwordHash', async () => {
+    await assertCompiles('users');
+    const refused = await runNode([join('dist', 'refused.js')], join(plain, 'users'));
+    assert.equal(refused.code, 1, refused.output);
+    assert.match(refused.output, /^TRELLIS_ERR_RESPONSE_UNKNOWN: UserRouter\.create: the response of status 201 is declared as Promise/m);
+    assert.doesNotMatch(refused.output, /listening on/);
+    const { url } = await start(plain, 'users', 'declared.js');
+    assert.deepEqual(await request(`${url}/users`, { json: {} }), { status: 201, body: { id: 1, name: 'Ada' } });
+    assert.deepEqual(await request(`${url}/users/2`), { status: 200, body: { id: 2, name: 'Ada' } });
   });
 
   for (const resolution of RESOLUTIONS) {
