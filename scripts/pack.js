@@ -18,8 +18,8 @@ const root = join(__dirname, '..');
 const cacheDir = join(root, 'node_modules', '.cache', 'trellis-pack');
 /** Compiled into dist/ (their tests left out). */
 const COMPILED = ['framework', 'runtime', 'cli', 'generators'];
-/** Shipped as they are, or inputs of the build. */
-const SHIPPED = ['bin', 'blueprints', 'register.js', 'README.md', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js', 'scripts/pack.js'];
+/** Shipped as they are, or inputs of the build (the lock: the runtime bundle and the docs assets are the installed versions). */
+const SHIPPED = ['bin', 'blueprints', 'register.js', 'README.md', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js', 'scripts/pack.js'];
 /** What the CLI package holds besides its package.json (cli/package.json), from the checkout and from dist/. */
 const CLI_FILES = ['bin', 'register.js', 'README.md', 'blueprints', join('dist', 'cli'), join('dist', 'generators')];
 const STALE_LOCK_MS = 10 * 60_000;
