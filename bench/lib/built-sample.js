@@ -1,6 +1,6 @@
 'use strict';
 // The sample project in its production form, for the `node dist/main.js` contender: a copy of the sample whose
-// package.json takes trellis from a tarball of this checkout (`npm pack`, cached by e2e/support/packed-trellis.ts),
+// package.json takes trellis and trellis-cli from tarballs of this checkout (`npm run pack`, cached by scripts/pack.js),
 // installed by npm as a user installs it (no links into this checkout), then built by `trellis build`.
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
@@ -14,12 +14,14 @@ const run = promisify(execFile);
 const INSTALL = `
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { packedTrellis, installInto } = require('./e2e/support/packed-trellis.ts');
+const { packedTarballs, installInto } = require('./e2e/support/packed-trellis.ts');
 const dir = process.argv[1];
 (async () => {
   const file = join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
-  manifest.dependencies.trellis = 'file:' + (await packedTrellis());
+  const tarballs = await packedTarballs();
+  manifest.dependencies.trellis = 'file:' + tarballs.trellis;
+  manifest.devDependencies['trellis-cli'] = 'file:' + tarballs.cli;
   writeFileSync(file, JSON.stringify(manifest, null, 2) + '\\n');
   await installInto(dir);
 })().catch((error) => {

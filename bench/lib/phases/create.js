@@ -8,11 +8,13 @@ const { ROOT } = require('../server');
 const { summarize } = require('../stats');
 
 const CLI = path.join(ROOT, 'bin', 'trellis.js');
+// What a registry install of trellis-cli writes (from this checkout, create would pack it and copy the tarballs in).
+const SPEC = `^${require(path.join(ROOT, 'package.json')).version}`;
 
 function createProject(workDir, name) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    execFile(process.execPath, [CLI, 'create', name, '--yes', '--no-install'], { cwd: workDir, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, 'create', name, '--yes', '--no-install', '--trellis-spec', SPEC], { cwd: workDir, timeout: 120_000 }, (error, stdout, stderr) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const dir = path.join(workDir, name);
       if (error) return resolve({ error: (stderr || stdout || error.message).trim().split('\n').slice(-3).join(' ') });
