@@ -9,6 +9,7 @@ type Attack = (exits: ExitLog) => Promise<Row[]>;
 const ATTACKS: Array<() => Promise<Attack>> = [
   // Added by each attack's module: `async () => (await import('./NAME')).NAME,`
   async () => (await import('./express-edge')).expressEdge,
+  async () => (await import('./docs-and-readiness')).docsAndReadiness,
 ];
 
 export async function attacks(exits: ExitLog): Promise<Row[]> {
