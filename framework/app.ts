@@ -65,6 +65,7 @@ export class BaseRouter {
   readonly #middleware: MiddlewareLike[] = [];
   readonly #exceptions: ExceptionHandlers;
   #openapi: OpenAPIDocument | undefined;
+  #servesDocs = false;
   #frozen = false;
   readonly #life: Lifecycle;
   /** The router classes included, which the app builds when it starts. */
@@ -105,6 +106,7 @@ export class BaseRouter {
     }
     const docs = docsPrefix(options.docs);
     if (docs !== undefined) {
+      this.#servesDocs = true;
       const { title, version, description } = this;
       this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
     }
@@ -337,6 +339,8 @@ export class BaseRouter {
     this.#container.check(late);
     for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
     const sourceTypes = this.#types();
+    // A document that cannot be built would fail at request time: refused here instead, before serving.
+    if (this.#servesDocs) (require('./openapi/schema-names') as typeof import('./openapi/schema-names')).assertSchemaNames(this.#routes);
     const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes });
     const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
     return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#serving.dispatcher = dispatcher) };

@@ -23,7 +23,7 @@ import type { Controller } from './router';
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
 export { settingsSectionOf } from './settings';
-export { declarationOf, importsOf } from './source/declarations';
+export { declarationOf, importsOf, undecoratedProperties } from './source/declarations';
 export { stackLocations } from './source/stack';
 export type { ReadOptions } from './source/types/read';
 export { cacheDir, writeCacheEntry } from './source/types/cache';

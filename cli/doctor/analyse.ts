@@ -4,6 +4,7 @@ import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsPr
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
+import { bareProperties } from './checks/properties';
 import { checkOpenApi } from './checks/openapi';
 import { unboundParams } from './checks/params';
 import { shadowedRoutes } from './checks/shadowing';
@@ -40,6 +41,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
   const warnings: Finding[] = [
     ...shadowedRoutes(rows),
     ...unvalidatedModels(project.dir, routes, discovery.models),
+    ...bareProperties(project.dir, routes, discovery.models),
     ...unusedClasses(project.dir, discovery, middleware.classes, app ? inspectApp(app).routes : routes),
     ...missingFiles(project),
   ];

@@ -172,6 +172,38 @@ export class SchemaRegistry {
   }
 }
 
+/** The names of the framework's own schemas ({@link SchemaRegistry.define}): a DTO class cannot take them. */
+export const OWN_SCHEMAS: readonly string[] = ['HTTPError', 'HTTPValidationError', 'ValidationDetail'];
+
+/**
+ * The DTO classes whose schemas `types` may register (each a declared type: `Class`, `[Class]`, a built-in...):
+ * themselves, then every class their properties may nest (as {@link SchemaRegistry} follows them), each once.
+ *
+ * @example
+ * ```ts
+ * reachedClasses([TaskIn, [TaskOut]]); // Set { TaskIn, TaskOut, Owner } when TaskOut nests Owner
+ * ```
+ */
+export function reachedClasses(types: readonly unknown[]): Set<Function> {
+  const reached = new Set<Function>();
+  const queue = types.map((type) => (Array.isArray(type) ? type[0] : type));
+  while (queue.length) {
+    const type = queue.pop();
+    if (SCALARS.has(type) || builtinSchema(type) || reached.has(type as Function)) continue;
+    reached.add(type as Function);
+    queue.push(...nestedClasses(type as Class).values(), ...exposedTypes(type as Class));
+  }
+  return reached;
+}
+
+function exposedTypes(cls: Class): unknown[] {
+  return defaultMetadataStorage.getExposedMetadatas(cls).flatMap(({ propertyName }) =>
+    typeof propertyName === 'string'
+      ? [Reflect.getMetadata('design:type', cls.prototype, propertyName), defaultMetadataStorage.findTypeMetadata(cls, propertyName)?.typeFunction()]
+      : [],
+  );
+}
+
 /** Constructors a class's validated properties refer to (via `@Type()` or their design type), by name. */
 function nestedClasses(cls: Class): Map<string, Function> {
   const found = new Map<string, Function>();

@@ -10,6 +10,8 @@ interface ClassDeclaration {
   start: number;
   end: number;
   members: ReadonlyMap<string, number>;
+  /** Instance properties declared without a decorator, with the line of each name. */
+  bare: ReadonlyArray<{ name: string; line: number }>;
 }
 
 /** What the TypeScript parser found in one file, as of its modification time and size. */
@@ -40,6 +42,22 @@ export function declarationOf(file: string, className: string, member?: string, 
   const found = candidates.reduce<ClassDeclaration | undefined>((best, c) => (!best || distance(c) < distance(best) ? c : best), undefined);
   if (!found) return undefined;
   return { file, line: member === undefined ? found.line : found.members.get(member)! };
+}
+
+/**
+ * The instance properties a class declares in `file` without any decorator (`note?: string` beside
+ * `@IsString() title!: string`), with the line of each name; static and `#private` ones are not counted. Empty when the
+ * file cannot be read, declares no such class, or `typescript` is not installed. `near` is as for {@link declarationOf}.
+ *
+ * @example
+ * ```ts
+ * undecoratedProperties('/home/me/demo/routers/tasks.ts', 'TaskIn'); // [{ name: 'note', line: 14 }]
+ * ```
+ */
+export function undecoratedProperties(file: string, className: string, near?: number): ReadonlyArray<{ name: string; line: number }> {
+  const found = declarationOf(file, className, undefined, near);
+  if (!found) return [];
+  return parse(file).classes.find((c) => c.name === className && c.line === found.line)?.bare ?? [];
 }
 
 /**
@@ -77,13 +95,21 @@ function classesOf(ts: typeof TS, sourceFile: TS.SourceFile): ClassDeclaration[]
   const line = (pos: number) => sourceFile.getLineAndCharacterOfPosition(pos).line + 1;
   return classNodes(ts, sourceFile).map(({ name, node }) => {
     const members = new Map<string, number>();
+    const bare: Array<{ name: string; line: number }> = [];
     for (const member of node.members) {
       const key = ts.isConstructorDeclaration(member) ? 'constructor' : member.name && memberName(ts, member.name);
       if (key !== undefined && !members.has(key)) members.set(key, line((member.name ?? member).getStart(sourceFile)));
+      if (key !== undefined && ts.isPropertyDeclaration(member) && !ts.isPrivateIdentifier(member.name) && !isStatic(ts, member) && !ts.getDecorators(member)?.length) {
+        bare.push({ name: key, line: line(member.name.getStart(sourceFile)) });
+      }
     }
     const named = node.name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : node);
-    return { name, line: line(named.getStart(sourceFile)), start: line(node.getStart(sourceFile)), end: line(node.end), members };
+    return { name, line: line(named.getStart(sourceFile)), start: line(node.getStart(sourceFile)), end: line(node.end), members, bare };
   });
+}
+
+function isStatic(ts: typeof TS, member: TS.PropertyDeclaration): boolean {
+  return ts.getModifiers(member)?.some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword) ?? false;
 }
 
 function memberName(ts: typeof TS, name: TS.PropertyName): string | undefined {

@@ -5,8 +5,8 @@ import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 
 /**
- * DTO classes without a single class-validator decorator: as a body every property would be stripped
- * (the framework refuses such a body at startup), and the docs show them as empty objects. Looks at the
+ * DTO classes without a single class-validator decorator: as a body every property would be stripped, and as
+ * a response class nothing of it is known (the framework refuses both at startup); the docs show them as empty objects. Looks at the
  * models routes name and at the other classes `routers/` files export.
  */
 export function unvalidatedModels(projectDir: string, routes: readonly InspectedRoute[], exported: Found[]): Finding[] {
@@ -19,7 +19,7 @@ export function unvalidatedModels(projectDir: string, routes: readonly Inspected
     findings.push({
       severity: 'warning',
       code: 'unvalidated-model',
-      message: `${model.name} has no validation decorators (@IsString(), @IsInt(), ...): the docs show it as an empty object, and as a @Body() the framework refuses it`,
+      message: `${model.name} has no validation decorators (@IsString(), @IsInt(), ...): the docs show it as an empty object, and as a @Body() or a response class the app refuses to start`,
       ...(found && declaredAt(projectDir, found)),
     });
   }
