@@ -153,6 +153,15 @@ describe('the installed CLI', () => {
     assert.match(readFileSync(join(work, dir, 'routers', 'orders.ts'), 'utf8'), /class OrdersRouter extends router\('\/orders'\)/);
   });
 
+  it('creates a project depending on the registry\'s trellis and trellis-cli: an installed CLI packs nothing', async () => {
+    const created = await runNode([trellis, 'create', 'registered', '--yes', '--no-git', '--no-install'], work);
+    assert.equal(created.code, 0, created.output);
+    assert.doesNotMatch(created.output, /registry install|vendor/);
+    const pkg = JSON.parse(readFileSync(join(work, 'registered', 'package.json'), 'utf8'));
+    assert.deepEqual([pkg.dependencies.trellis, pkg.devDependencies['trellis-cli']], [`^${version}`, `^${version}`]);
+    assert.equal(existsSync(join(work, 'registered', 'vendor')), false);
+  });
+
   it('refuses run, test and doctor without @swc/core in one line naming the fix', async () => {
     const dir = project('no-compiler');
     for (const command of ['run', 'test', 'doctor']) {
