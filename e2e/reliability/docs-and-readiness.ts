@@ -34,7 +34,7 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'trellis-docs-'));
   let app: RunningApp | undefined;
   const figure = (size: string) =>
-    `docs mounted in Express (\`outer.use('${MOUNT}', app.handler)\`, a ${size} OpenAPI document): ${DOCS_REQUESTS.toLocaleString('en-US')} requests for openapi.json (${DOCS_CONCURRENCY} at a time) at the configured spelling, then ${DOCS_REQUESTS.toLocaleString('en-US')} each under another casing of the mount path, while a keep-alive probe sends \`GET /tasks/1\` back to back`;
+    `docs mounted in Express (\`outer.use('${MOUNT}', app.handler)\`, a ${size} OpenAPI document): ${DOCS_REQUESTS.toLocaleString('en-US')} requests for openapi.json (${DOCS_CONCURRENCY} at a time) at the configured spelling (after as many to warm up), then ${DOCS_REQUESTS.toLocaleString('en-US')} each under another casing of the mount path, while a keep-alive probe sends \`GET /tasks/1\` back to back`;
   try {
     writeFileSync(join(dir, 'mounted.ts'), mountedApp());
     app = exits.watch(await startServing([process.execPath, '-r', join(root, 'register.js'), join(dir, 'mounted.ts')], { cwd: dir, timeoutMs: 120_000 }), 'mounted docs');
@@ -42,6 +42,9 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
     const pid = app.child.pid!;
     const first = await timedRequest(port, { method: 'GET', path: `${MOUNT}/docs/openapi.json` }, 60_000);
     if (first.status !== 200) return [[figure('large'), `openapi.json answered ${first.status || first.error}`, '200']];
+    // A first round, not counted: the heap grows and the code warms up over the first thousands of requests,
+    // which would otherwise favour whichever round comes second.
+    await docsPhase(port, pid, () => MOUNT);
     const baseline = await probeBaseline(port);
     const rssBefore = treeRssMiB(pid);
     const configured = await docsPhase(port, pid, () => MOUNT);
@@ -49,8 +52,8 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
     const phase = (p: DocsPhase) => `p50 ${p.p50.toFixed(2)} ms, longest ${p.longest.toFixed(1)} ms, RSS peak ${p.rssPeak.toFixed(1)} MiB`;
     return [
       [
-        `${figure(`${Math.round(first.bytes / 1024)} KB`)}: probe p50 and longest wait (an event-loop block shows there), peak RSS; answers naming the spelling asked in \`servers\``,
-        `baseline p50 ${baseline.toFixed(2)} ms, RSS ${rssBefore.toFixed(1)} MiB; configured: ${phase(configured)}; casings: ${phase(casings)}; ${casings.rightServer} of ${casings.served} 200s name their spelling${alive(app) ? '' : '; the process exited'}`,
+        `${figure(`${Math.round(first.bytes / 1024)} KB`)}: probe p50 and longest wait (an event-loop block shows there), peak RSS; answers whose \`servers\` names the mount path (in some casing)`,
+        `baseline p50 ${baseline.toFixed(2)} ms, RSS ${rssBefore.toFixed(1)} MiB; configured: ${phase(configured)}; casings: ${phase(casings)}; ${casings.rightServer} of ${casings.served} 200s name the mount path${alive(app) ? '' : '; the process exited'}`,
         `casings no worse than the configured spelling (issue: p50 1.8 -> 122 ms, a 333 ms block, RSS 317 -> 483 MB); ${DOCS_REQUESTS} of ${DOCS_REQUESTS}`,
       ],
     ];
@@ -112,7 +115,8 @@ async function docsLoad(port: number, spelling: (n: number) => string): Promise<
     while (next < DOCS_REQUESTS) {
       const mount = spelling(next++);
       const outcome = await timedRequest(port, { method: 'GET', path: `${mount}/docs/openapi.json` }, 60_000);
-      outcomes.push({ status: outcome.status, rightServer: outcome.text.includes(`"servers":[{"url":${JSON.stringify(mount)}}]`) });
+      const server = /"servers":\[\{"url":("[^"]*")\}\]/.exec(outcome.text)?.[1];
+      outcomes.push({ status: outcome.status, rightServer: server !== undefined && (JSON.parse(server) as string).toLowerCase() === mount.toLowerCase() });
     }
   };
   await Promise.all(Array.from({ length: DOCS_CONCURRENCY }, worker));

@@ -23,13 +23,16 @@ interface Template {
   /** Hash of `head` and `tail`, the shared part of every ETag. */
   hash: string;
   kept: Map<string, FixedBody>;
+  /** The first kept body of each mount path without case. */
+  folded: Map<string, FixedBody>;
 }
 
 /**
  * The OpenAPI document as `openapi.json` and `openapi.yaml` under any mount path: each format is serialized on
  * its first request only (YAML never, unless asked for), then every request costs the length of its mount
- * path, not of the document. A client varying the mount path (Express matches it without case, a pattern mount
- * takes any value) gets its own `servers` URL and no new serialization.
+ * path, not of the document. The first few mount paths keep their whole body; past them, another casing of a
+ * kept one gets its body, and any other (a pattern mount takes any value) is sent as the shared parts around
+ * its own `servers` URL: no spelling of the URL makes the server serialize the document again.
  */
 export class ServedDocument {
   #json: Template | undefined;
@@ -74,12 +77,14 @@ function template(text: string, marker: string, url: (base: string) => string, t
   const head = Buffer.from(text.slice(0, at));
   const tail = Buffer.from(text.slice(at + marker.length));
   const hash = createHash('sha1').update(head).update(tail).digest('base64url');
-  return { head, tail, url, type, hash, kept: new Map() };
+  return { head, tail, url, type, hash, kept: new Map(), folded: new Map() };
 }
 
 function serve(request: Request, template: Template): Response {
   const base = mountBase(request);
-  const kept = template.kept.get(base);
+  // Past the kept spellings, another casing of a kept mount path gets its body: Express matches mount paths
+  // without case (with `caseSensitive` no other casing reaches the app), so its `servers` URL routes the same.
+  const kept = template.kept.get(base) ?? (template.kept.size < KEPT_BASES ? undefined : template.folded.get(base.toLowerCase()));
   if (kept) return fixedResponse(request, kept);
   const url = Buffer.from(template.url(base || '/'));
   const etag = `"${template.hash}.${createHash('sha1').update(url).digest('base64url')}"`;
@@ -88,6 +93,7 @@ function serve(request: Request, template: Template): Response {
   if (template.kept.size < KEPT_BASES) {
     const fixed = { body: Buffer.concat([head, url, tail]), headers };
     template.kept.set(base, fixed);
+    if (!template.folded.has(base.toLowerCase())) template.folded.set(base.toLowerCase(), fixed);
     return fixedResponse(request, fixed);
   }
   if (fresh(request.headers, headers)) return new Response(undefined, { status: 304, headers });
