@@ -325,7 +325,10 @@ export class BaseRouter {
     return this.#life.stop(options.timeoutMs ?? 10_000);
   }
 
-  /** Runs every `healthCheck()`, each within `timeoutMs`: what `/readyz` answers with. */
+  /**
+   * Runs every `healthCheck()`, each within `timeoutMs`, at once: what `/readyz` answers from (which runs it one at
+   * a time and reuses its result for `health.checkInterval` ms). A check's change of state is logged.
+   */
   readiness(timeoutMs = 5_000): Promise<Readiness> {
     return this.#life.readiness(timeoutMs);
   }
