@@ -118,6 +118,7 @@ export class BaseRouter {
       consumers: () => this.#consumers(),
       bind: (built) => this.#bind(built),
       sourceTypes: () => this.#types(),
+      routes: () => this.#routes,
     });
     // A `@Settings` class nobody provided is its config section, read from the provided Config.
     this.#container.autoProvide = settingsProvider;
@@ -449,6 +450,8 @@ export interface AppInternals {
   bind(built: ReadonlyMap<Class, unknown>): void;
   /** What the routes' sources say (read when the app froze, or given): `methodTypes(table, route)` is a route's. */
   sourceTypes(): TypeTable | undefined;
+  /** The routes included so far, the framework's own ones included. */
+  routes(): readonly RouteRecord[];
 }
 
 const internals = new WeakMap<BaseRouter, AppInternals>();

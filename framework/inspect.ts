@@ -14,6 +14,8 @@
  * ```
  */
 import 'reflect-metadata';
+import { appInternals, type BaseRouter } from './app';
+import { TrellisError } from './framework-error';
 import type { Class } from './metadata';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
 import type { ReadOptions } from './source/types/read';
@@ -63,6 +65,32 @@ export const isMiddlewareClass: (value: unknown) => value is Class<Middleware> =
 export function readSourceTypes(files: readonly string[], options?: ReadOptions): TypeTable | undefined {
   // Loaded on use: a built app loads this entry point and never reads a source.
   return (require('./source/types/read') as typeof import('./source/types/read')).readSourceTypes(files, options);
+}
+
+/**
+ * What `start()` would refuse of how `app`'s routes declare their responses, without starting it: a declared shape
+ * whose properties cannot be known (`TRELLIS_ERR_RESPONSE_UNKNOWN`) or compiled (`TRELLIS_ERR_RESPONSE_SCHEMA`),
+ * one error per route at most, in route order. Compiles (and caches) the serializers as the start would.
+ *
+ * @example
+ * ```ts
+ * for (const problem of responseShapeProblems(app)) console.log(problem.code, problem.details.handler);
+ * ```
+ */
+export function responseShapeProblems(app: BaseRouter): TrellisError[] {
+  const { ResponseShaper } = require('./pipeline/response-shape') as typeof import('./pipeline/response-shape');
+  const internals = appInternals(app);
+  const shaper = new ResponseShaper(internals.sourceTypes());
+  const problems: TrellisError[] = [];
+  for (const route of internals.routes()) {
+    try {
+      shaper.shapesOf(route);
+    } catch (error) {
+      if (!(error instanceof TrellisError)) throw error;
+      problems.push(error);
+    }
+  }
+  return problems;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from 'trellis';
-import { dryStart, inspectApp, type InspectedRoute } from 'trellis/inspect';
+import { dryStart, inspectApp, responseShapeProblems, type InspectedRoute } from 'trellis/inspect';
 import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from 'trellis/runtime';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
@@ -37,6 +37,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
   const rows = [...routers.flatMap((router) => router.rows), ...otherRows(app, routers)];
   const pairs = routers.flatMap((router) => router.routes.map((route, i): [InspectedRoute, RouteRow] => [route, router.rows[i]]));
   errors.push(...duplicateRoutes(rows), ...unboundParams(pairs), ...appErrors);
+  if (app) errors.push(...responseShapeProblems(app).map((problem) => routeFinding(rows, problem)));
 
   const warnings: Finding[] = [
     ...shadowedRoutes(rows),
@@ -107,6 +108,12 @@ async function fullApp(
     errors.push({ severity: 'error', code: 'app', message: `The app cannot start: ${error instanceof Error ? error.message : String(error)}` });
     return undefined;
   }
+}
+
+/** A problem of a route (`details.handler`) at the line the route is declared on, as the table shows it. */
+function routeFinding(rows: readonly RouteRow[], problem: TrellisError): Finding {
+  const row = rows.find((candidate) => candidate.handler === problem.details.handler && candidate.file !== undefined);
+  return { severity: 'error', code: problem.code, message: problem.message, ...(row && { file: row.file, line: row.line }) };
 }
 
 /** A wiring problem at the class it names (`details.consumer`) when the project declares it, else unlocated. */
