@@ -20,9 +20,10 @@ const READY_CONCURRENCY = 200;
 
 /**
  * Issue "first contact", items 8 and 10, on real processes. Item 8: an Express app mounting a trellis app whose
- * OpenAPI document is about 100 KB under `/internal-service-api`; clients fetch `openapi.json` under many
- * spellings of the mount path (Express matches it without case) while a keep-alive probe sends `GET /tasks/1`
- * back to back: its p50 before and during, the longest wait (an event-loop block), the process's RSS. Item 10:
+ * OpenAPI document is over 100 KB under `/internal-service-api`; clients fetch `openapi.json` at the configured
+ * spelling, and under another casing of the mount path each time (Express matches it without case), while a
+ * keep-alive probe sends `GET /tasks/1` back to back: its p50, its longest wait (an event-loop block), the
+ * process's RSS, for the two kinds of rounds side by side. Item 10:
  * the sample under `trellis run` with a service whose `healthCheck()` fails, 2,000 requests to `/readyz`
  * (200 at a time): how many times the check ran, how many lines the log got.
  */
@@ -34,7 +35,7 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'trellis-docs-'));
   let app: RunningApp | undefined;
   const figure = (size: string) =>
-    `docs mounted in Express (\`outer.use('${MOUNT}', app.handler)\`, a ${size} OpenAPI document): ${DOCS_REQUESTS.toLocaleString('en-US')} requests for openapi.json (${DOCS_CONCURRENCY} at a time) at the configured spelling (after as many to warm up), then ${DOCS_REQUESTS.toLocaleString('en-US')} each under another casing of the mount path, while a keep-alive probe sends \`GET /tasks/1\` back to back`;
+    `docs mounted in Express (\`outer.use('${MOUNT}', app.handler)\`, a ${size} OpenAPI document), a keep-alive probe sending \`GET /tasks/1\` back to back: rounds of ${DOCS_REQUESTS.toLocaleString('en-US')} requests for openapi.json, ${DOCS_CONCURRENCY} at a time, at the configured spelling vs each under another casing of the mount path (after a warm-up round; 2 rounds of each, alternated, the worse shown)`;
   try {
     writeFileSync(join(dir, 'mounted.ts'), mountedApp());
     app = exits.watch(await startServing([process.execPath, '-r', join(root, 'register.js'), join(dir, 'mounted.ts')], { cwd: dir, timeoutMs: 120_000 }), 'mounted docs');
@@ -47,14 +48,17 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
     await docsPhase(port, pid, () => MOUNT);
     const baseline = await probeBaseline(port);
     const rssBefore = treeRssMiB(pid);
-    const configured = await docsPhase(port, pid, () => MOUNT);
-    const casings = await docsPhase(port, pid, (n) => casing(MOUNT, n));
-    const phase = (p: DocsPhase) => `p50 ${p.p50.toFixed(2)} ms, longest ${p.longest.toFixed(1)} ms, RSS peak ${p.rssPeak.toFixed(1)} MiB`;
+    // Two rounds of each, alternated, each reported at its worst: RSS drifts up from round to round whatever is asked.
+    const rounds: DocsPhase[] = [];
+    for (let round = 0; round < 4; round++) rounds.push(await docsPhase(port, pid, round % 2 === 0 ? () => MOUNT : (n) => casing(MOUNT, n)));
+    const configured = worst(rounds[0], rounds[2]);
+    const casings = worst(rounds[1], rounds[3]);
+    const phase = (p: DocsPhase) => `${p.p50.toFixed(2)} ms / ${p.longest.toFixed(1)} ms / ${p.rssPeak.toFixed(1)} MiB`;
     return [
       [
-        `${figure(`${Math.round(first.bytes / 1024)} KB`)}: probe p50 and longest wait (an event-loop block shows there), peak RSS; answers whose \`servers\` names the mount path (in some casing)`,
-        `baseline p50 ${baseline.toFixed(2)} ms, RSS ${rssBefore.toFixed(1)} MiB; configured: ${phase(configured)}; casings: ${phase(casings)}; ${casings.rightServer} of ${casings.served} 200s name the mount path${alive(app) ? '' : '; the process exited'}`,
-        `casings no worse than the configured spelling (issue: p50 1.8 -> 122 ms, a 333 ms block, RSS 317 -> 483 MB); ${DOCS_REQUESTS} of ${DOCS_REQUESTS}`,
+        `${figure(`${Math.round(first.bytes / 1024)} KB`)}: probe p50 / longest probe wait (an event-loop block) / peak RSS; 200s whose \`servers\` names the mount path (in some casing)`,
+        `configured: ${phase(configured)}; casings: ${phase(casings)} (before: p50 ${baseline.toFixed(2)} ms, RSS ${rssBefore.toFixed(1)} MiB); ${casings.rightServer + configured.rightServer} of ${casings.served + configured.served}${alive(app) ? '' : '; the process exited'}`,
+        `casings no worse than the configured spelling (issue: p50 1.8 -> 122 ms, a 333 ms block, RSS 317 -> 483 MB); ${DOCS_REQUESTS * 4} of ${DOCS_REQUESTS * 4}`,
       ],
     ];
   } catch (error) {
@@ -63,6 +67,16 @@ async function mountedDocs(exits: ExitLog): Promise<Row[]> {
     if (app) await app.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function worst(a: DocsPhase, b: DocsPhase): DocsPhase {
+  return {
+    p50: Math.max(a.p50, b.p50),
+    longest: Math.max(a.longest, b.longest),
+    rssPeak: Math.max(a.rssPeak, b.rssPeak),
+    served: a.served + b.served,
+    rightServer: a.rightServer + b.rightServer,
+  };
 }
 
 interface DocsPhase {
