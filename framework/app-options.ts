@@ -51,6 +51,9 @@ export interface AppOptions {
    * `listen()`, `start()` or `handler`), from its routes' source files with `typescript` and
    * `ts-json-schema-generator` (cached by file content; nothing when they are not installed). `trellis build`
    * passes its manifest's precomputed table here, since a built app has no TypeScript; `false` never reads sources.
+   * A handler whose return type the table does not give, but TypeScript recorded (`design:returntype` `Promise`,
+   * `Object`, `Array` or a class), refuses to start (`TRELLIS_ERR_RESPONSE_UNKNOWN`) unless its route declares
+   * `response` or `shapeResponse: false`: its body is never sent whole unknowingly.
    *
    * @example
    * ```ts
