@@ -3,7 +3,7 @@ import type { ValidationDetail } from '../http-exception';
 import type { Class } from '../metadata';
 import { compileRules } from './compiled';
 import { joinField } from './compiled/fields';
-import { inheritedNames, installGrouping } from './compiled/grouping';
+import { inheritedNames, installGrouping, nestedNames } from './compiled/grouping';
 import { instanceBuilder } from './instance';
 import { UnreadableBody } from './unreadable-body';
 
@@ -51,7 +51,6 @@ export function compileValidator(cls: Class): InstanceValidator {
   const build = instanceBuilder(cls);
   const rules = compileRules(cls);
   const check = rules.kind === 'compiled' ? rules.check : undefined;
-  const inherited = check ? [] : inheritedNames(cls);
   return (value, prefix, details) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       details.push({ location: 'body', field: prefix, message: 'Input should be an object' });
@@ -71,7 +70,7 @@ export function compileValidator(cls: Class): InstanceValidator {
     }
     // class-validator throws some rules' errors synchronously, others as a rejection: both are its reading of the body.
     // What the compiled rules do too: a `toString` the body did not set is undefined, not Object.prototype's.
-    for (const name of inherited) if (!Object.hasOwn(instance, name)) instance[name] = undefined;
+    unsetInherited(instance, new Set());
     let validated: Promise<ValidationError[]>;
     try {
       validated = validate(instance, OPTIONS);
@@ -86,6 +85,20 @@ export function compileValidator(cls: Class): InstanceValidator {
       () => unreadable(prefix, details),
     );
   };
+}
+
+// Every instance class-validator will validate (the body's, and the nested ones it reaches through each class's
+// @ValidateNested properties, by their constructor as it does) gets its unset Object.prototype-named properties as
+// own `undefined`.
+function unsetInherited(value: unknown, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) return value.forEach((item) => unsetInherited(item, seen));
+  const object = value as Record<string, unknown>;
+  const cls = object.constructor;
+  if (typeof cls !== 'function') return;
+  for (const name of inheritedNames(cls)) if (!Object.hasOwn(object, name)) object[name] = undefined;
+  for (const name of nestedNames(cls)) unsetInherited(object[name], seen);
 }
 
 // class-transformer and class-validator throw on some bodies (see UnreadableBody): those are the client's 422, not a 500.

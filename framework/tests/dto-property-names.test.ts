@@ -33,6 +33,16 @@ class FallbackNames {
 decorate(FallbackNames, 'toString', IsString());
 decorate(FallbackNames, 'valueOf', IsOptional(), IsInt());
 
+class OptionalNames {
+  @IsString() name!: string;
+}
+decorate(OptionalNames, 'toString', IsOptional(), IsString());
+
+class FallbackHolder {
+  @Validate(IsCode) code!: string;
+  @ValidateNested() @Type(() => OptionalNames) inner!: OptionalNames;
+}
+
 class Holder {
   @ValidateNested() @Type(() => Names) inner!: Names;
 }
@@ -44,6 +54,7 @@ class Conditional {
 class Api extends router('/') {
   @Post('/names', { shapeResponse: false }) names(@Body() body: Names) { return { ...body }; }
   @Post('/fallback', { shapeResponse: false }) fallback(@Body() body: FallbackNames) { return { ...body }; }
+  @Post('/fallback-holder', { shapeResponse: false }) fallbackHolder(@Body() body: FallbackHolder) { return { inner: { ...body.inner } }; }
   @Post('/holder', { shapeResponse: false }) holder(@Body() body: Holder) { return { inner: { ...body.inner } }; }
   @Post('/conditional') conditional(@Body() body: Conditional) { return body; }
 }
@@ -77,6 +88,9 @@ describe('DTO properties named like members of Object.prototype', () => {
     const fallback = await client.post('/fallback', { json: { code: 'c', toString: 't' } });
     assert.equal(fallback.status, 200);
     assert.deepEqual(fallback.json(), { code: 'c', toString: 't' });
+    const nestedFallback = await client.post('/fallback-holder', { json: { code: 'c', inner: { name: 'n' } } });
+    assert.equal(nestedFallback.status, 200, nestedFallback.text);
+    assert.deepEqual(nestedFallback.json(), { inner: { name: 'n' } });
     const wrong = await client.post('/fallback', { json: { code: 'c', toString: 5 } });
     assert.equal(wrong.status, 422);
     assert.deepEqual(wrong.json().details, [{ location: 'body', field: 'toString', message: 'toString must be a string' }]);

@@ -37,6 +37,12 @@ export function inheritedNames(cls: Function): string[] {
   return [...new Set(metadatas.map((metadata) => metadata.propertyName))].filter(isInherited);
 }
 
+/** The properties of `cls` with `@ValidateNested()` (inherited ones too). */
+export function nestedNames(cls: Function): string[] {
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  return [...new Set(metadatas.filter((metadata) => metadata.type === 'nestedValidation').map((metadata) => metadata.propertyName))];
+}
+
 let installed = false;
 
 /**
