@@ -34,7 +34,7 @@ export function unusedClasses(projectDir: string, discovery: Discovery, globalMi
       findings.push({
         severity: 'warning',
         code: 'unused-middleware',
-        message: `${cls.name} is used nowhere: list ${file.name} in config.yaml middleware: [...] or add it to a router with this.addMiddleware(${cls.name})`,
+        message: `${cls.name} is used nowhere: list ${file.name} in config.yaml middleware: [...] or put @Use(${cls.name}) above a router or handler`,
         ...declaredAt(projectDir, { cls, file: file.file }),
       });
     }
