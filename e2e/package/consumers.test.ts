@@ -92,6 +92,28 @@ describe('projects using the installed package', { concurrency: true }, () => {
     assert.match(await (await fetch(`${url}/api/docs/swagger`)).text(), /src="\/api\/docs\/assets\/swagger-ui-bundle.js"/);
   });
 
+  it('mounted in Express: routes after it are reached, an encoded path does not pass the guard, a rejecting async middleware is a 500', async () => {
+    const { url, output } = await start(withExpress, 'express-app');
+    assert.deepEqual(await request(`${url}/api/legacy`), { status: 200, body: { servedBy: 'express after trellis' } });
+    assert.equal((await request(`${url}/api/admin/secret`)).status, 401);
+    const admitted = await fetch(`${url}/api/admin/secret`, { headers: { authorization: 'Bearer admin' } });
+    assert.deepEqual([admitted.status, await admitted.json()], [200, { secret: 'trellis admin' }]);
+    for (const spelling of ['/api/%61dmin/secret', '/api/%41dmin/secret', '/api/adm%69n/secret', '/api/%2561dmin/secret']) {
+      const response = await request(`${url}${spelling}`);
+      assert.notEqual(response.status, 200, spelling);
+      assert.doesNotMatch(JSON.stringify(response.body), /trellis admin/, spelling);
+    }
+    for (let i = 0; i < 3; i++) {
+      const broken = await request(`${url}/api/tasks/broken/${i}`);
+      assert.deepEqual(broken, { status: 500, body: { error: 'Internal Server Error' } });
+    }
+    assert.deepEqual(await request(`${url}/api/tasks/5`), { status: 200, body: { id: 5, servedBy: 'trellis' } });
+    // Logged once per request (the log reaches the pipe after the response: wait for it, bounded).
+    const logged = () => output().match(/"message":"the audit store is down".*GET \/tasks\/broken\/\d failed/g)?.length ?? 0;
+    for (let waited = 0; logged() < 3 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(logged(), 3, output());
+  });
+
   it('plain tsc, run without the .ts sources: a return type it cannot read refuses to start; a declared class sends no passwordHash', async () => {
     await assertCompiles('users');
     const refused = await runNode([join('dist', 'refused.js')], join(plain, 'users'));
