@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { resolveValue, type Environment } from './env-lookup';
-import type { ParsedYaml, YamlIssue, YamlSnapshot } from './yaml-source';
+import type { ParsedYaml, YamlSnapshot } from './yaml-source';
+import type { YamlIssue } from './yaml-issue';
 
 /**
  * config.yaml as `trellis build` parsed it, kept in the build's manifest: a built app resolves its `${NAME}`

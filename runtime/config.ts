@@ -4,7 +4,8 @@ import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config
 import type { Environment } from './env-lookup';
 import { cachedConfigSnapshot } from './config-cache';
 import { readConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
-import type { ParsedYaml, YamlIssue } from './yaml-source';
+import type { ParsedYaml } from './yaml-source';
+import type { YamlIssue } from './yaml-issue';
 
 /**
  * The project's settings file, at its root (and at the root of a build).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Scalar, visit, type Document } from 'yaml';
 import { parseReference, resolveValue, type Environment, type Reference } from './env-lookup';
-import type { YamlIssue } from './yaml-source';
+import type { YamlIssue } from './yaml-issue';
 
 export type { Environment } from './env-lookup';
 

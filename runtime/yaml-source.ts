@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node } from 'yaml';
 import type { Environment, Reference } from './env-lookup';
 import { EnvReferences } from './env-references';
-
-/** A problem in a YAML file, at a 1-based line. */
-export interface YamlIssue {
-  line: number;
-  message: string;
-  /** The variable a `${NAME}` reference names, when the issue is that it is not set. */
-  unset?: string;
-}
+import type { YamlIssue } from './yaml-issue';
 
 export interface ParsedYaml {
   /** The document as plain data (`{}` when empty); undefined when it could not be read. */
