@@ -5,7 +5,8 @@ import type { Logger } from './exception-handlers';
 import type { AppMetrics } from './metrics';
 import { protocolRefusal } from './protocol';
 import { Request, RESPONSE, type RequestContext } from './request';
-import { JSONResponse, Response } from './response';
+import { errorResponse } from './error-envelope';
+import { Response } from './response';
 import { canonicalPath } from './routing/canonical-path';
 import { escapesPlainCharacter } from './routing/plain-escape';
 import { report, writeFailure, writeResponse } from './write';
@@ -50,7 +51,7 @@ export class AppListener {
     (req as IncomingMessage & { id?: string }).id = request.id;
     this.#metrics?.tallies.track(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
-    if (refused) return writeResponse(request, new JSONResponse({ error: refused[1] }, { status: refused[0] }), this.#logger);
+    if (refused) return writeResponse(request, errorResponse(refused[0], refused[1]), this.#logger);
     if (!dispatcher) return void this.#beforeStart(request);
     this.#serve(dispatcher, request);
   };
@@ -78,7 +79,7 @@ export class AppListener {
       await starting;
     } catch (error) {
       report(this.#logger, request, 'the app failed to start', error);
-      return writeResponse(request, new JSONResponse({ error: 'Service Unavailable' }, { status: 503 }), this.#logger);
+      return writeResponse(request, errorResponse(503, 'Service Unavailable'), this.#logger);
     }
     this.#serve(this.dispatcher!, request);
   }

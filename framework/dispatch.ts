@@ -6,7 +6,8 @@ import type { Class } from './metadata';
 import { ResponseShaper, type ResponseShapes } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import { MATCHED, type Request } from './request';
-import { JSONResponse, Response } from './response';
+import { errorResponse } from './error-envelope';
+import { Response } from './response';
 import { toResponse } from './result';
 import type { PendingArguments } from './pipeline/arguments';
 import type { RouteRecord } from './routing/collect';
@@ -54,10 +55,10 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
     const pipeline = request[MATCHED] as Step | undefined;
     if (pipeline) return pipeline(request);
     const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return new JSONResponse({ error: 'Not Found' }, { status: 404 });
+    if (allowed.length === 0) return errorResponse(404, 'Not Found');
     const allow = allowed.join(', ');
     if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
-    return new JSONResponse({ error: 'Method Not Allowed' }, { status: 405, headers: { allow } });
+    return errorResponse(405, 'Method Not Allowed', { allow });
   };
 
   const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
@@ -134,7 +135,7 @@ function errorResponder({ exceptions, logger }: DispatchContext): (error: unknow
       return await settle(await exceptions.handle(failure, request), request);
     } catch (last) {
       report(logger, request, 'the error response failed', last);
-      return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+      return errorResponse(500, 'Internal Server Error');
     }
   };
   return (error, request) => {

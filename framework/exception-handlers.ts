@@ -2,7 +2,8 @@ import { handlerStatus } from './exception-status';
 import { HTTPException, defaultMessage } from './http-exception';
 import type { Class } from './metadata';
 import type { Request } from './request';
-import { JSONResponse, Response, isStatus } from './response';
+import { errorResponse } from './error-envelope';
+import { Response, isStatus } from './response';
 import { toResponse } from './result';
 
 /**
@@ -89,22 +90,22 @@ export class ExceptionHandlers {
 
   #fallback(error: unknown, request: Request): Response {
     if (error instanceof HTTPException && isStatus(error.status)) {
-      return new JSONResponse({ error: error.message, ...error.extra }, { status: error.status, headers: error.headers });
+      return errorResponse(error.status, error.message, error.headers, error.extra);
     }
     const status = statusOf(error);
     if (status !== undefined && status < 500) {
       // http-errors (Express, body-parser, send) mark messages unfit for clients with `expose: false`.
       const exposed = error instanceof Error && error.message && (error as { expose?: unknown }).expose !== false;
       const message = exposed ? error.message : defaultMessage(status);
-      return new JSONResponse({ error: message }, { status });
+      return errorResponse(status, message);
     }
     if (status !== undefined) {
       // A library's 5xx message may carry hosts or paths: log it, send only the reason phrase.
       this.#logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path} failed`);
-      return new JSONResponse({ error: defaultMessage(status) }, { status });
+      return errorResponse(status, defaultMessage(status));
     }
     this.#logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path} failed`);
-    return new JSONResponse({ error: 'Internal Server Error' }, { status: 500 });
+    return errorResponse(500, 'Internal Server Error');
   }
 }
 

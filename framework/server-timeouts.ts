@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { writeError } from './error-envelope';
 import { announcesBody } from './pipeline/body';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
@@ -113,17 +114,9 @@ function watchBody(req: IncomingMessage, res: ServerResponse, bodyTimeout: numbe
 }
 
 function answerBodyTimeout(req: IncomingMessage, res: ServerResponse): void {
-  const body = '{"error":"Request Timeout"}';
   const id = (req as IncomingMessage & { id?: string }).id ?? requestId(undefined);
   res.shouldKeepAlive = false;
-  res.writeHead(408, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'x-request-id': id,
-    'x-content-type-options': 'nosniff',
-    connection: 'close',
-  });
   // Destroyed once the answer is flushed: the rest of the body will never be read.
-  res.end(body, () => req.socket.destroy());
+  writeError(res, 408, id, true, () => req.socket.destroy());
   watchSending(req.socket, res);
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { rawError } from './error-envelope';
 import { ANSWERED, MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
 import type { RequestListener } from './app';
@@ -150,14 +151,14 @@ function drain(server: Server, graceMs: number): Promise<boolean> {
   });
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+const CLIENT_ERRORS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
 /**
  * What Node's parser refuses before any listener runs (garbage request lines, oversized headers, bad
- * framing, unknown methods) gets the same JSON error shape as everything else, then the socket closes.
+ * framing, unknown methods) gets the same JSON error envelope as everything else (`rawError`), then the socket closes.
  */
 function answerClientError(
   error: NodeJS.ErrnoException,
@@ -167,13 +168,7 @@ function answerClientError(
   // the in-flight one) or was sent already while the body was still arriving, then destroy the socket: a
   // half-closed one stays open while a slowloris trickles.
   if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent && !socket[ANSWERED]) {
-    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
-    const body = JSON.stringify({ error: message });
-    socket.write(
-      `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId(undefined)}\r\nX-Content-Type-Options: nosniff\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
+    socket.write(rawError(CLIENT_ERRORS[error.code ?? ''] ?? 400, requestId(undefined)));
   }
   socket.destroy();
 }

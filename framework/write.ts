@@ -1,14 +1,13 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { Logger } from './exception-handlers';
 import type { Request } from './request';
 import type { Response } from './response';
 import { announcesBody } from './pipeline/body';
+import { markHeaders, writeError } from './error-envelope';
 import { ANSWERED } from './protocol';
 import { RESPONSE } from './request';
 import { watchSending } from './server-timeouts';
-
-const FAILURE_BODY = '{"error":"Internal Server Error"}';
 
 /**
  * Sends `response` for `request`: the request id and `X-Content-Type-Options: nosniff` on every response,
@@ -32,8 +31,7 @@ export function writeResponse(request: Request, response: Response, logger: Logg
   if (res.headersSent || res.writableEnded) return watchSending(request.raw.socket, res);
   const { status, body } = response;
   const headers = response.headers.toObject();
-  headers['x-request-id'] = request.id;
-  headers['x-content-type-options'] ??= 'nosniff';
+  markHeaders(headers, request.id);
   const close = request.raw.complete === false && announcesBody(request.raw.headers) && !drainRest(request);
   if (close) headers.connection = 'close';
   const empty = status === 204 || status === 304 || status < 200;
@@ -103,16 +101,7 @@ export function writeFailure(res: ServerResponse, requestId: string, close: bool
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  const headers: OutgoingHttpHeaders = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(FAILURE_BODY.length),
-    'x-request-id': requestId,
-    'x-content-type-options': 'nosniff',
-  };
-  if (close) headers.connection = 'close';
-  // The refused writeHead may have set the status message already ("500 OK"): name it again.
-  res.writeHead(500, 'Internal Server Error', headers);
-  res.end(FAILURE_BODY);
+  writeError(res, 500, requestId, close);
   watchSending(res.req.socket, res);
 }
 

@@ -1,9 +1,9 @@
 import { Get } from '../decorators/route';
 import { Path, Req } from '../decorators/parameter';
 import type { Class } from '../metadata';
+import { errorResponse } from '../error-envelope';
 import type { OpenAPIDocument } from '../openapi';
 import { Request } from '../request';
-import { JSONResponse } from '../response';
 import { fixedBody, fixedResponse } from '../responses/fixed';
 import { router, type Controller } from '../router';
 import { asset } from './assets';
@@ -75,7 +75,7 @@ export function docsRouter(prefix: string, source: DocsSource): Class<Controller
 
     @Get('/assets/{name}', HIDDEN) asset(@Req() request: Request, @Path('name') name: string) {
       const found = asset(name);
-      return found ? fixedResponse(request, found) : new JSONResponse({ error: 'Not Found' }, { status: 404 });
+      return found ? fixedResponse(request, found) : errorResponse(404, 'Not Found');
     }
   }
   return DocsRouter;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { markResponse } from '../error-envelope';
 import { defaultLogger } from '../logger';
 import { Middleware, type CallNext } from '../middleware';
 import { CONTEXT, RESPONSE, type Request } from '../request';
@@ -56,8 +57,7 @@ export class ExpressMiddlewareAdapter extends Middleware {
     // Express middleware may stream a response by itself (a static file): its bytes are watched from the start.
     watchSending(req.socket, res, true);
     // For a response the middleware writes by itself.
-    res.setHeader('x-request-id', request.id);
-    res.setHeader('x-content-type-options', 'nosniff');
+    markResponse(res, request.id);
     const answered = await this.#run(request, req, res);
     if (answered) return answered;
     const response = await callNext(request);

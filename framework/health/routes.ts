@@ -1,6 +1,7 @@
 import { Get } from '../decorators/route';
 import type { AppState } from '../lifecycle/state';
 import { JSONResponse, type Response } from '../response';
+import { errorResponse } from '../error-envelope';
 import { router, type Controller } from '../router';
 import type { HealthSettings } from './index';
 import { ReadinessCache } from './readiness-cache';
@@ -52,5 +53,5 @@ export function healthRouter(settings: HealthSettings, source: ReadinessSource):
 }
 
 function notReady(status: string, checks: Record<string, string>): Response {
-  return new JSONResponse({ error: 'Service Unavailable', status, checks }, { status: 503, headers: { ...NO_STORE, 'retry-after': '1' } });
+  return errorResponse(503, 'Service Unavailable', { ...NO_STORE, 'retry-after': '1' }, { status, checks });
 }

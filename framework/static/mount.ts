@@ -2,10 +2,10 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Get } from '../decorators/route';
 import { Req } from '../decorators/parameter';
+import { errorResponse } from '../error-envelope';
 import { TrellisError } from '../framework-error';
 import type { Class } from '../metadata';
 import { Request } from '../request';
-import { JSONResponse } from '../response';
 import { FileResponse } from '../responses/file';
 import { router, type Controller } from '../router';
 import { resolveInside } from './safe-path';
@@ -44,7 +44,7 @@ export function staticRouter({ prefix, dir }: StaticMount): Class<Controller> {
     @Get('/*', { includeInSchema: false }) file(@Req() request: Request) {
       // `request.path` is the canonical path the router matched: separators and `%` stay encoded.
       return resolveInside(dir, request.path.slice(skip)).then((file) =>
-        file === undefined ? new JSONResponse({ error: 'Not Found' }, { status: 404 }) : new FileResponse(file),
+        file === undefined ? errorResponse(404, 'Not Found') : new FileResponse(file),
       );
     }
   }
