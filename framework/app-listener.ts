@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestListener } from './app-options';
+import type { RequestListener } from './core/listener';
 import type { Dispatcher } from './dispatch';
-import type { Logger } from './exception-handlers';
+import type { Logger } from './core/logger';
 import type { AppMetrics } from './metrics';
 import { protocolRefusal } from './protocol';
 import { Request, RESPONSE, type RequestContext } from './request';

@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from './exception-handlers';
+import type { Logger } from './core/logger';
 import type { DocsOptions } from './docs';
 import type { HealthOptions } from './health';
 import type { MetricsOptions } from './metrics';
@@ -80,9 +79,4 @@ export interface AppOptions {
   requestIdHeader?: string | false;
 }
 
-/**
- * A Node request listener, usable with `http.createServer`, supertest, or `expressApp.use(path, ...)`.
- * It sets `req.id` to the request id (the `X-Request-Id` of the response) for loggers wrapping it. Given
- * Express's `next` (mounted in an Express app), it calls it for a request no route of the app answers.
- */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+export type { RequestListener } from './core/listener';

@@ -1,4 +1,5 @@
-import type { AppOptions, RequestListener } from './app-options';
+import type { AppOptions } from './app-options';
+import type { RequestListener } from './core/listener';
 import { settingsProvider } from './settings';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
@@ -6,11 +7,12 @@ import { healthRouter, healthSettings, type Readiness } from './health';
 import { Lifecycle, type Built } from './lifecycle/lifecycle';
 import type { AppState } from './lifecycle/state';
 import { middlewareOf } from './router';
-import { ExceptionHandlers, type ExceptionHandler, type Logger } from './exception-handlers';
+import { ExceptionHandlers, type ExceptionHandler } from './exception-handlers';
+import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
 import { positiveLimit, TrellisError } from './framework-error';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import { isMiddlewareClass, type MiddlewareLike } from './middleware';
 import { isRouterClass, Controller } from './router';
 import { collectRoutes, type RouteInfo, type RouteRecord } from './routing/collect';
@@ -30,7 +32,8 @@ import { TemplateEngine, type TemplateOptions } from './templates/engine';
 import { readRouteTypes } from './source/types/app-types';
 import { trustedIdHeader } from './request-id';
 
-export type { AppOptions, RequestListener } from './app-options';
+export type { AppOptions } from './app-options';
+export type { RequestListener } from './core/listener';
 
 /**
  * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
 import { TrellisError } from './framework-error';
-import { settingsDefinitionOf, type Class, type SettingsDefinition } from './metadata';
+import { settingsDefinitionOf, type SettingsDefinition } from './metadata';
+import type { Class } from './core/types';
 import { hasValidationRules, joinField } from './pipeline/validate';
 
 /**

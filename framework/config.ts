@@ -1,6 +1,6 @@
 import { readSection, type SectionOptions } from './config-section';
 import { TrellisError } from './framework-error';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 
 /**
  * Settings of an app (what `trellis run` reads from `config.yaml`), read by dotted path. Provide an

@@ -1,8 +1,9 @@
-import type { ExceptionHandlers, Logger } from './exception-handlers';
+import type { ExceptionHandlers } from './exception-handlers';
+import type { Logger } from './core/logger';
 import type { ExpressMiddleware } from './express/adapter';
 import { TrellisError } from './framework-error';
 import { compose, isMiddlewareClass, Middleware, type MiddlewareLike, type Step } from './middleware';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import { ResponseShaper, type ResponseShapes } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import { MATCHED, type Request } from './request';

@@ -1,40 +1,14 @@
 import { handlerStatus } from './exception-status';
 import { HTTPException, defaultMessage } from './http-exception';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import type { Request } from './request';
 import { errorResponse } from './error-envelope';
 import { Response, isStatus } from './response';
 import { toResponse } from './result';
 
-/**
- * One level of a {@link Logger}: fields and a message (`log.info({ taskId }, 'task loaded')`), or a message alone.
- * Errors go in the fields, as `err`: `log.error({ err }, 'import failed')`.
- */
-export interface LogFn {
-  (fields: object, message?: string): void;
-  (message: string): void;
-}
+import type { Logger } from './core/logger';
 
-/**
- * What the app logs through (`AppOptions.logger`, `request.log`): pino's method shape, so a pino logger fits as
- * it is. Unexpected errors go to `error({ err, reqId }, message)`; `child(bindings)` makes a logger whose lines
- * carry `bindings` (`request.log` is `child({ reqId })`).
- *
- * @example
- * ```ts
- * import pino from 'pino';
- * const app = new BaseRouter({ logger: pino({ level: 'warn' }) });
- * ```
- */
-export interface Logger {
-  fatal: LogFn;
-  error: LogFn;
-  warn: LogFn;
-  info: LogFn;
-  debug: LogFn;
-  trace: LogFn;
-  child(bindings: Record<string, unknown>): Logger;
-}
+export type { Logger, LogFn } from './core/logger';
 
 export type ExceptionHandler<E = unknown> = (error: E, request: Request) => unknown;
 

@@ -1,6 +1,6 @@
 import { appInternals, type BaseRouter } from './app';
 import type { TrellisError } from './framework-error';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import { isMiddlewareClass } from './middleware';
 import { Controller, middlewareOf } from './router';
 

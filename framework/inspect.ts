@@ -16,7 +16,7 @@
 import 'reflect-metadata';
 import { appInternals, type BaseRouter } from './app';
 import { TrellisError } from './framework-error';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
 import type { ReadOptions } from './source/types/read';
 import type { TypeTable } from './source/types/table';
@@ -29,7 +29,7 @@ export { declarationOf, importsOf, undecoratedProperties } from './source/declar
 export { stackLocations } from './source/stack';
 export type { ReadOptions } from './source/types/read';
 export { cacheDir, writeCacheEntry } from './source/types/cache';
-export type { SourceLocation } from './metadata';
+export type { SourceLocation } from './core/types';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
 export { injects } from './injection/container';

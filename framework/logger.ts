@@ -1,4 +1,4 @@
-import type { Logger } from './exception-handlers';
+import type { Logger } from './core/logger';
 
 /** Where {@link createLogger}'s lines go: anything with a `write(line)` (a stream, pino's `destination()`). */
 export interface LogDestination {

@@ -2,22 +2,10 @@ import 'reflect-metadata';
 import type { ValueConstraints } from './pipeline/constraints';
 import type { MiddlewareLike } from './middleware';
 import { frameLocation } from './source/stack';
+import type { HttpMethod, ScalarType, Class, SourceLocation } from './core/types';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/** A scalar type a path, query or header value can be converted to. */
-export type ScalarType = 'string' | 'number' | 'integer' | 'boolean';
-/**
- * A class whose instances are `T` (a router, service, middleware or DTO class).
- *
- * @example
- * ```ts
- * const services: Class[] = [TaskService, UserService];
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Class<T = any> = new (...args: any[]) => T;
+export { HTTP_METHODS } from './core/types';
+export type { HttpMethod, ScalarType, Class, SourceLocation } from './core/types';
 
 /** Options of a route decorator; the documentation fields are read by the OpenAPI generator. */
 export interface RouteOptions {
@@ -67,19 +55,6 @@ export interface RouteDefinition {
   options: RouteOptions;
   /** Where the decorator was written (`file`, 1-based `line`), for doc comments and `trellis doctor`. */
   source?: SourceLocation;
-}
-
-/**
- * A place in a source file: an absolute path and a 1-based line.
- *
- * @example
- * ```ts
- * const where: SourceLocation = { file: '/home/me/demo/routers/tasks.ts', line: 17 };
- * ```
- */
-export interface SourceLocation {
-  file: string;
-  line: number;
 }
 
 /**

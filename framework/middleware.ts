@@ -1,5 +1,5 @@
 import type { ExpressMiddleware } from './express/adapter';
-import type { Class } from './metadata';
+import type { Class } from './core/types';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
 import { Response } from './response';

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { parse as parseQuery } from 'fast-querystring';
 import { parseCookies } from './cookies';
 import type { HTTPException } from './http-exception';
-import type { Logger } from './exception-handlers';
+import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
 import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import { checkParsedJson } from './pipeline/parsed-json';

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { writeError } from './error-envelope';
 import { announcesBody } from './pipeline/body';
 import { requestId } from './request-id';
-import type { RequestListener } from './app';
+import type { RequestListener } from './core/listener';
 
 export interface StallTimeouts {
   /** Milliseconds a request body may send nothing before the request is answered 408 and the socket closed. */

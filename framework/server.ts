@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { rawError } from './error-envelope';
 import { ANSWERED, MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
-import type { RequestListener } from './app';
+import type { RequestListener } from './core/listener';
 import { withStallTimeouts } from './server-timeouts';
 
 export type { Server };

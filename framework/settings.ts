@@ -1,6 +1,7 @@
 import { Config } from './config';
 import type { SectionOptions } from './config-section';
-import { metadataOf, settingsDefinitionOf, type Class } from './metadata';
+import { metadataOf, settingsDefinitionOf } from './metadata';
+import type { Class } from './core/types';
 
 /**
  * Makes a class a typed section of the config (as NestJS's `registerAs` with a validated class, or a

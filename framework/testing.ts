@@ -1,6 +1,7 @@
 import { inject } from 'light-my-request';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { BaseRouter, RequestListener } from './app';
+import type { BaseRouter } from './app';
+import type { RequestListener } from './core/listener';
 
 export interface RequestOptions {
   /** Sent as a JSON body with `content-type: application/json`. */

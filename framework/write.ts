@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
-import type { Logger } from './exception-handlers';
+import type { Logger } from './core/logger';
 import type { Request } from './request';
 import type { Response } from './response';
 import { announcesBody } from './pipeline/body';

@@ -1,4 +1,5 @@
-import { metadataOf, type Class, type ParamDefinition, type ScalarType } from '../metadata';
+import { metadataOf, type ParamDefinition } from '../metadata';
+import type { Class, ScalarType } from '../core/types';
 import type { FormFile } from '../uploads/form';
 import { TrellisError } from '../framework-error';
 import { compileConstraints, CONSTRAINT_KEYS, ConstraintProblem, constraintsOf, type ValueConstraints } from '../pipeline/constraints';

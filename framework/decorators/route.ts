@@ -1,4 +1,5 @@
-import { callerLocation, metadataOf, type HttpMethod, type RouteOptions } from '../metadata';
+import { callerLocation, metadataOf, type RouteOptions } from '../metadata';
+import type { HttpMethod } from '../core/types';
 
 function routeDecorator(method: HttpMethod) {
   return (path: string | RouteOptions = '', options: RouteOptions = {}): MethodDecorator => {

@@ -1,6 +1,6 @@
 import { Get } from '../decorators/route';
 import { Path, Req } from '../decorators/parameter';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { errorResponse } from '../error-envelope';
 import type { OpenAPIDocument } from '../openapi';
 import { Request } from '../request';

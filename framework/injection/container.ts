@@ -1,6 +1,6 @@
 import { TrellisError } from '../framework-error';
 import { startupFailure } from '../lifecycle/hooks';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { constructorParameters, type ConstructorParameter } from './parameters';
 import { isProvider, type Provider } from './provider';
 import { tokenName, type Token } from './token';

@@ -1,4 +1,4 @@
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import type { InjectionToken, Token } from './token';
 
 /**

@@ -1,4 +1,4 @@
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 
 /**
  * A typed name for something to inject that has no class of its own: an interface, a configuration object,

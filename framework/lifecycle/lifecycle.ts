@@ -1,4 +1,4 @@
-import type { Logger } from '../exception-handlers';
+import type { Logger } from '../core/logger';
 import { TrellisError } from '../framework-error';
 import type { Readiness } from '../health/routes';
 import { runShutdownHooks, runStartupHooks, startupFailure } from './hooks';

@@ -1,4 +1,4 @@
-import type { Logger } from '../exception-handlers';
+import type { Logger } from '../core/logger';
 import type { Readiness } from '../health/routes';
 import { failureOf, hookName, withDeadline } from './hooks';
 

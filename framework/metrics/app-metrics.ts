@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import type { Controller } from '../router';
 import type { ResolvedMetricsOptions } from './options';
 import { registerProcessMetrics } from './process-metrics';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { HTTP_METHODS } from '../metadata';
+import { HTTP_METHODS } from '../core/types';
 import type { Request } from '../request';
 
 /** The `route` label of a request no route matched (404, 405, an automatic OPTIONS, a refused request). */

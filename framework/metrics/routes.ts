@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import { Get } from '../decorators/route';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { Response } from '../response';
 import { router, type Controller } from '../router';
 

@@ -1,5 +1,5 @@
 import { defaultMessage } from '../http-exception';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import type { RouteInfo } from '../routing/collect';
 import type { MethodTypes } from '../source/types/table';
 import { errorStatusesOf, type ErrorStatus, type ExceptionStatus } from './error-statuses';

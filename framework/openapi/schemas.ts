@@ -3,7 +3,7 @@ import type { MetadataStorage as TransformerStorage } from 'class-transformer/ty
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { TrellisError } from '../framework-error';
-import type { Class, ScalarType } from '../metadata';
+import type { Class, ScalarType } from '../core/types';
 import type { TypeSchema } from '../source/types/table';
 import { mergeSourceSchema, refNames } from './source-schemas';
 import type { SchemaObject } from './types';

@@ -1,6 +1,7 @@
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import { positiveLimit, TrellisError } from '../framework-error';
-import type { Class, ParamDefinition } from '../metadata';
+import type { ParamDefinition } from '../metadata';
+import type { Class } from '../core/types';
 import { READ_JSON, type JsonCallback, type Request } from '../request';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';

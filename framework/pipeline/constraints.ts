@@ -1,4 +1,4 @@
-import type { ScalarType } from '../metadata';
+import type { ScalarType } from '../core/types';
 
 /**
  * Limits on a path, query or header value, checked after it is converted (422 past them) and written into its

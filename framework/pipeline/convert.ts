@@ -1,4 +1,4 @@
-import type { ScalarType } from '../metadata';
+import type { ScalarType } from '../core/types';
 
 /** Returned by a converter when the text is not a value of the type. */
 export const INVALID = Symbol('invalid');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 
 /** Where class-transformer keeps `@Type`, `@Expose`, `@Exclude` and `@Transform` (as in openapi/schemas.ts). */
 export const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {

@@ -1,4 +1,4 @@
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { declaredFields, PLAIN_TO_CLASS, skipsAssign, transformer } from './declared-shape';
 
 /** A DTO property class-transformer would build (validated as nested, `@Type(() => Item)`). */

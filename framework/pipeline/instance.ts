@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { pruner, skipsAssign } from './declared-shape';
 import { type InstancePlan, instancePlan, type NestedStep } from './instance-plan';
 import { readByLibrary } from './unreadable-body';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
 import { TrellisError } from '../framework-error';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { transformer } from './declared-shape';
 
 // `__proto__`: a JSON body holding the key is refused (400), so the property could never be set. `constructor`: an

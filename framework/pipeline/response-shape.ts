@@ -1,5 +1,5 @@
 import { TrellisError } from '../framework-error';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { Response } from '../response';
 import type { RouteInfo } from '../routing/collect';
 import { methodTypes, type TypeTable } from '../source/types/table';

@@ -1,6 +1,6 @@
 import { getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { ValidationDetail } from '../http-exception';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { compileRules } from './compiled';
 import { joinField } from './compiled/fields';
 import { inheritedNames, installGrouping, nestedNames } from './compiled/grouping';

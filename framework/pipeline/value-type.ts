@@ -1,5 +1,6 @@
 import { TrellisError } from '../framework-error';
-import type { ParamDefinition, ScalarType } from '../metadata';
+import type { ParamDefinition } from '../metadata';
+import type { ScalarType } from '../core/types';
 
 /**
  * What a path, query or header value is converted to, from the decorator's `type`, else the design type,

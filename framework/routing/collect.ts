@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { metadataChain, type Class, type HttpMethod, type SourceLocation, type ParamDefinition, type RouteOptions } from '../metadata';
+import { metadataChain, type ParamDefinition, type RouteOptions } from '../metadata';
+import type { Class, HttpMethod, SourceLocation } from '../core/types';
 import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
 import { basePathOf, middlewareOf, type Controller } from '../router';
 import type { MiddlewareLike } from '../middleware';

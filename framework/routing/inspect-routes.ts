@@ -1,5 +1,5 @@
 import type { BaseRouter } from '../app';
-import type { Class, HttpMethod, SourceLocation } from '../metadata';
+import type { Class, HttpMethod, SourceLocation } from '../core/types';
 import { metadataChain } from '../metadata';
 import { isMiddlewareClass, Middleware, type MiddlewareLike } from '../middleware';
 import { bodyClassOf } from '../pipeline/arguments';

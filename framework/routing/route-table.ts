@@ -1,6 +1,6 @@
 import FindMyWay from 'find-my-way';
 import { TrellisError } from '../framework-error';
-import { HTTP_METHODS, type HttpMethod } from '../metadata';
+import { HTTP_METHODS, type HttpMethod } from '../core/types';
 import { pathShape, toRadixPath } from './path';
 
 export interface Match<T> {

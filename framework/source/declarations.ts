@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type * as TS from 'typescript';
-import type { SourceLocation } from '../metadata';
+import type { SourceLocation } from '../core/types';
 import { classNodes, loadTypeScript } from './typescript';
 
 /** A class of a source file: the line of its name, the lines it spans, and the line of each member's name. */

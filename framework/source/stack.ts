@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { SourceLocation } from '../metadata';
+import type { SourceLocation } from '../core/types';
 
 // `    at f (/app/routers/tasks.ts:12:5)`, `    at /app/main.js:3:1`, `    at file:///app/main.mjs:3:1`
 const FRAME = /^\s+at (?:.*? \()?((?:file:\/\/)?[^()\s]+?):(\d+):\d+\)?$/;

@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { Get } from '../decorators/route';
 import { Req } from '../decorators/parameter';
 import { TrellisError } from '../framework-error';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { Request } from '../request';
 import { fixedBody, fixedResponse } from '../responses/fixed';
 import { router, type Controller } from '../router';

@@ -4,7 +4,7 @@ import { Get } from '../decorators/route';
 import { Req } from '../decorators/parameter';
 import { errorResponse } from '../error-envelope';
 import { TrellisError } from '../framework-error';
-import type { Class } from '../metadata';
+import type { Class } from '../core/types';
 import { Request } from '../request';
 import { FileResponse } from '../responses/file';
 import { router, type Controller } from '../router';

@@ -1,4 +1,4 @@
-import type { Class } from '../../metadata';
+import type { Class } from '../../core/types';
 import type { RouteInfo } from '../../routing/collect';
 import { bodyClassOf } from '../arguments';
 import { compileRules } from './index';

@@ -1,4 +1,4 @@
-import type { Class } from '../../metadata';
+import type { Class } from '../../core/types';
 import { buildCheck, unknownValueCheck, type CompiledCheck } from './check';
 import { fallbackReason, metadataOf, planOf } from './plan';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, type ValidationArguments } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import type { Class } from '../../metadata';
+import type { Class } from '../../core/types';
 import { groupByProperty } from './grouping';
 import { messageOf, type MessageOf, type MessageSource } from './messages';
 import { BUILT_IN, type Predicate } from './rules';
