@@ -6,7 +6,8 @@ import { compose, isMiddlewareClass, Middleware, type MiddlewareLike, type Step 
 import type { Class } from './core/types';
 import { ResponseShaper, type ResponseShapes } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
-import { MATCHED, type Request } from './request';
+import type { Request } from './request';
+import { MATCHED } from './symbols';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';

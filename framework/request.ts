@@ -8,6 +8,7 @@ import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body
 import { checkParsedJson } from './pipeline/parsed-json';
 import { readBody, type BodyCallback } from './pipeline/read-body';
 import { requestId } from './request-id';
+import { CONTEXT, MATCHED, READ_BODY, READ_JSON, RESPONSE } from './symbols';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
 import { readForm } from './uploads/read-form';
@@ -19,15 +20,6 @@ const DEFAULT_CONTEXT: RequestContext = {
   jsonLimits: DEFAULT_JSON_LIMITS,
   templates: undefined,
 };
-
-/** Where the dispatcher keeps the matched route's compiled pipeline (internal). */
-export const MATCHED = Symbol('trellis.matched');
-
-/**
- * The Node response of a request (internal): only the writer, the Express-middleware adapter and upload cleanup
- * touch it, so a handler or middleware cannot write around the pipeline.
- */
-export const RESPONSE = Symbol('trellis.response');
 
 /** What every request of one app shares, set up once by the app (internal). */
 export interface RequestContext {
@@ -41,15 +33,6 @@ export interface RequestContext {
   /** The request header ids are taken from (`AppOptions.requestIdHeader`); none when absent. */
   requestIdHeader?: string;
 }
-
-/** Where a request keeps its app's {@link RequestContext} (internal). */
-export const CONTEXT = Symbol('trellis.context');
-
-/** The body bytes called back, read once (internal; `body()` is its promise). */
-export const READ_BODY = Symbol('trellis.readBody');
-
-/** The body parsed as JSON, called back (internal; `json()` is its promise): what a JSON route's arguments wait for. */
-export const READ_JSON = Symbol('trellis.readJson');
 
 /** What {@link READ_JSON} calls back with: an error, or `null` and the parsed value (`undefined` for an empty body). */
 export type JsonCallback = (error: unknown, value?: unknown) => void;

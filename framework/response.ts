@@ -3,6 +3,7 @@ import encodeUrl from 'encodeurl';
 import { serializeCookie, type CookieOptions } from './cookies';
 import { TrellisError } from './framework-error';
 import type { Request } from './request';
+import { ENCODED, PREPARED } from './symbols';
 
 /**
  * Response headers with case-insensitive names, as middleware sees them after `callNext`: the methods of the
@@ -76,12 +77,6 @@ export interface ResponseInit {
  * backpressure (chunked unless a `content-length` header is set), destroyed if the client goes away.
  */
 export type ResponseBody = string | Buffer | Readable | undefined;
-
-/** A `JSONResponse`'s body already encoded, in a route's declared shape (internal: given by `toResponse`). */
-export const ENCODED = Symbol('trellis.encoded');
-
-/** Whether the pipeline has run a response's `prepare` (internal). */
-export const PREPARED = Symbol('trellis.prepared');
 
 /**
  * What a handler returns and what `callNext` resolves to in middleware: a status, headers and a body.

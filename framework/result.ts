@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ResponseShapes } from './pipeline/response-shape';
-import { ENCODED, JSONResponse, Response, isStatus } from './response';
+import { JSONResponse, Response, isStatus } from './response';
+import { ENCODED } from './symbols';
 import { StreamingResponse } from './responses/streaming';
 
 /**

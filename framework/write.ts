@@ -6,7 +6,7 @@ import type { Response } from './response';
 import { announcesBody } from './pipeline/body';
 import { markHeaders, writeError } from './error-envelope';
 import { ANSWERED } from './protocol';
-import { RESPONSE } from './request';
+import { RESPONSE } from './symbols';
 import { watchSending } from './server-timeouts';
 
 /**

@@ -2,7 +2,8 @@ import { requestValidationFailure, type ValidationDetail } from '../http-excepti
 import { positiveLimit, TrellisError } from '../framework-error';
 import type { ParamDefinition } from '../metadata';
 import type { Class } from '../core/types';
-import { READ_JSON, type JsonCallback, type Request } from '../request';
+import type { JsonCallback, Request } from '../request';
+import { READ_JSON } from '../symbols';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';

@@ -1,5 +1,6 @@
 import type { Request } from '../request';
-import { PREPARED, type Response } from '../response';
+import type { Response } from '../response';
+import { PREPARED } from '../symbols';
 
 /**
  * Runs `response.prepare(request)` the first time the pipeline sees `response` (from a handler, a middleware

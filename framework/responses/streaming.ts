@@ -1,5 +1,6 @@
 import { finished, Readable } from 'node:stream';
-import { RESPONSE, type Request } from '../request';
+import type { Request } from '../request';
+import { RESPONSE } from '../symbols';
 import { Response, type ResponseInit } from '../response';
 import { destroyAfterResponse } from './after-response';
 import { IterableStream } from './iterable-stream';

@@ -1,5 +1,6 @@
 import { TrellisError } from '../framework-error';
-import { CONTEXT, type Request } from '../request';
+import type { Request } from '../request';
+import { CONTEXT } from '../symbols';
 import { HTMLResponse, type ResponseInit } from '../response';
 import type { TemplateEngine } from './engine';
 

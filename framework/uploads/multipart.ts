@@ -1,6 +1,7 @@
 import type { Busboy, BusboyConfig } from 'busboy';
 import { HTTPException } from '../http-exception';
-import { RESPONSE, type Request } from '../request';
+import type { Request } from '../request';
+import { RESPONSE } from '../symbols';
 import type { FormFile } from './form';
 import type { UploadLimits } from './limits';
 import { removeAfterResponse, Spool } from './spool';
