@@ -1,8 +1,8 @@
 import type { Busboy, BusboyConfig } from 'busboy';
 import { HTTPException } from '../http-exception';
-import type { Request } from '../request';
 import { RESPONSE } from '../symbols';
 import type { FormFile } from './form';
+import type { FormSource } from './form-source';
 import type { UploadLimits } from './limits';
 import { removeAfterResponse, Spool } from './spool';
 import { StoredFile } from './stored-file';
@@ -31,7 +31,7 @@ let busboy: ((config: BusboyConfig) => Busboy) | undefined;
  * a file the policy refuses, a malformed or truncated body) rejects with an `HTTPException`, stops reading and
  * removes every temporary file.
  */
-export function parseMultipart(request: Request, limits: UploadLimits, policy: PartPolicy = ANY): Promise<MultipartParts> {
+export function parseMultipart(request: FormSource, limits: UploadLimits, policy: PartPolicy = ANY): Promise<MultipartParts> {
   const req = request.raw;
   return new Promise((resolve, reject) => {
     let parser: Busboy;

@@ -1,19 +1,19 @@
 import { HTTPException } from '../http-exception';
 import { announcesBody } from '../pipeline/body';
-import type { Request } from '../request';
 import { fieldsFromPairs, parseUrlencoded } from './fields';
 import { Form } from './form';
+import type { FormSource } from './form-source';
 import { parseMultipart, type PartPolicy } from './multipart';
 
 // One parse per request: `@UploadedFile` params and `request.form()` share it.
-const forms = new WeakMap<Request, Promise<Form>>();
+const forms = new WeakMap<FormSource, Promise<Form>>();
 
 /**
  * The request's form, parsed on first use: multipart (busboy; large files in temporary files) or urlencoded (qs).
  * A request with no body and no content type is an empty form; any other content type is a 400. `policy`, given
  * by routes whose only form access is `@UploadedFile`, refuses any other file as it starts and drops text fields.
  */
-export function readForm(request: Request, policy?: PartPolicy): Promise<Form> {
+export function readForm(request: FormSource, policy?: PartPolicy): Promise<Form> {
   let form = forms.get(request);
   if (!form) {
     form = parseForm(request, policy);
@@ -22,7 +22,7 @@ export function readForm(request: Request, policy?: PartPolicy): Promise<Form> {
   return form;
 }
 
-async function parseForm(request: Request, policy: PartPolicy | undefined): Promise<Form> {
+async function parseForm(request: FormSource, policy: PartPolicy | undefined): Promise<Form> {
   const contentType = request.headers['content-type'];
   const type = contentType?.split(';', 1)[0].trim().toLowerCase();
   if (type === 'multipart/form-data') {
