@@ -76,4 +76,4 @@ export type { Provider, ValueProvider, ClassProvider, FactoryProvider } from './
 export type { OnStartup, OnShutdown, HealthCheck } from './lifecycle/hooks';
 export type { AppState } from './lifecycle/state';
 export type { HealthOptions } from './health';
-export type { Readiness } from './health/routes';
+export type { Readiness } from './health/readiness';

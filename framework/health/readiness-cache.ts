@@ -1,4 +1,4 @@
-import type { Readiness } from './routes';
+import type { Readiness } from './readiness';
 
 /**
  * What `/readyz` answers from: one run of the health checks at a time, its result reused for `intervalMs`

@@ -1,23 +1,10 @@
 import { Get } from '../decorators/route';
-import type { AppState } from '../lifecycle/state';
 import { JSONResponse, type Response } from '../response';
 import { errorResponse } from '../error-envelope';
 import { router, type Controller } from '../router';
-import type { HealthSettings } from './index';
+import type { ReadinessSource } from './readiness';
 import { ReadinessCache } from './readiness-cache';
-
-/** What `/readyz` answers from: the app's state and its health checks. */
-export interface ReadinessSource {
-  readonly state: AppState;
-  /** Runs every `healthCheck()` (each within `timeoutMs`): by the name of its class, `'up'` or `'down'`. */
-  readiness(timeoutMs: number): Promise<Readiness>;
-}
-
-/** The outcome of the app's health checks. */
-export interface Readiness {
-  ready: boolean;
-  checks: Record<string, 'up' | 'down'>;
-}
+import type { HealthSettings } from './settings';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 

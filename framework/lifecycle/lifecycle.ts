@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger';
 import { TrellisError } from '../framework-error';
-import type { Readiness } from '../health/routes';
+import type { Readiness } from '../health/readiness';
 import { runShutdownHooks, runStartupHooks, startupFailure } from './hooks';
 import { checkReadiness } from './readiness';
 import type { AppState } from './state';

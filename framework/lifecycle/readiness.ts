@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger';
-import type { Readiness } from '../health/routes';
+import type { Readiness } from '../health/readiness';
 import { failureOf, hookName, withDeadline } from './hooks';
 
 /**
