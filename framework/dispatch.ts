@@ -1,6 +1,6 @@
 import type { ExceptionHandlers } from './exception-handlers';
 import type { Logger } from './core/logger';
-import type { ExpressMiddleware } from './express/adapter';
+import type { ExpressMiddleware } from './core/express-middleware';
 import { TrellisError } from './framework-error';
 import { compose, isMiddlewareClass, Middleware, type MiddlewareLike, type Step } from './middleware';
 import type { Class } from './core/types';

@@ -32,7 +32,7 @@ export type { CallNext, MiddlewareLike } from './middleware';
 export { apiKeyHeader, basicAuth, bearerAuth } from './security';
 export type { SecurityDeclaration, SecurityScheme } from './security';
 export { ExpressMiddlewareAdapter } from './express/adapter';
-export type { ExpressMiddleware } from './express/adapter';
+export type { ExpressMiddleware } from './core/express-middleware';
 export { Request } from './request';
 export type { RequestState } from './request';
 export { Response, JSONResponse, HTMLResponse, RedirectResponse, ResponseHeaders } from './response';

@@ -1,4 +1,4 @@
-import type { ExpressMiddleware } from './express/adapter';
+import type { ExpressMiddleware } from './core/express-middleware';
 import type { Class } from './core/types';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
