@@ -59,7 +59,7 @@ export type { ExceptionHandler } from './exception-handlers';
 export type { Logger, LogFn } from './core/logger';
 export { createLogger, deferredLogger } from './logger';
 export type { LoggerOptions, LogDestination } from './logger';
-export type { RouteInfo } from './routing/collect';
+export type { RouteInfo } from './routing/route-info';
 export type { RouteOptions } from './metadata';
 export type { HttpMethod, Class } from './core/types';
 export { hasValidationRules } from './pipeline/validate';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type * as TS from 'typescript';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { classNodes, loadTypeScript } from '../source/typescript';
 import type { ClassDocs, DocCommentTable, MethodDocs } from './doc-table';
 

@@ -1,5 +1,5 @@
 import type { MiddlewareLike } from '../middleware';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { methodTypes, type TypeTable } from '../source/types/table';
 import { DocComments } from './doc-comments';
 import type { DocCommentTable } from './doc-table';

@@ -1,6 +1,6 @@
 import { defaultMessage } from '../http-exception';
 import type { ParamDefinition } from '../metadata';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import type { MethodTypes, TypeSchema } from '../source/types/table';
 
 /**

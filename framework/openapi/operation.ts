@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import type { MethodTypes } from '../source/types/table';
 import type { HandlerDoc } from './doc-comments';
 import type { ExceptionStatus } from './error-statuses';

@@ -1,5 +1,5 @@
 import type { ParamDefinition } from '../metadata';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { pathParams } from '../routing/path';
 import type { HandlerDoc } from './doc-comments';
 import { valueTypeOf } from '../pipeline/value-type';

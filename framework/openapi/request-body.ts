@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { isRequiredFile } from './error-statuses';
 import type { SchemaRegistry } from './schemas';
 import type { RequestBodyObject } from './types';

@@ -1,6 +1,6 @@
 import { defaultMessage } from '../http-exception';
 import type { Class } from '../core/types';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import type { MethodTypes } from '../source/types/table';
 import { errorStatusesOf, type ErrorStatus, type ExceptionStatus } from './error-statuses';
 import type { SchemaRegistry } from './schemas';

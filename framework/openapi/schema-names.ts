@@ -1,6 +1,6 @@
 import { TrellisError } from '../framework-error';
 import { Response } from '../response';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { OWN_SCHEMAS, reachedClasses } from './schemas';
 
 /**

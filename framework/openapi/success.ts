@@ -1,6 +1,6 @@
 import type { MethodTypes, ReturnShape, TypeSchema } from '../source/types/table';
 import { HTMLResponse, RedirectResponse, Response } from '../response';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import type { SchemaRegistry } from './schemas';
 import type { ResponseObject, SchemaObject } from './types';
 

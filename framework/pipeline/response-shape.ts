@@ -1,7 +1,7 @@
 import { TrellisError } from '../framework-error';
 import type { Class } from '../core/types';
 import { Response } from '../response';
-import type { RouteInfo } from '../routing/collect';
+import type { RouteInfo } from '../routing/route-info';
 import { methodTypes, type TypeTable } from '../source/types/table';
 import { serializerOf, type Serialize } from './serializer-code';
 import { serializerSchema } from './serializer-schema';

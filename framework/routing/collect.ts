@@ -1,33 +1,11 @@
 import 'reflect-metadata';
-import { metadataChain, type ParamDefinition, type RouteOptions } from '../metadata';
-import type { Class, HttpMethod, SourceLocation } from '../core/types';
+import { metadataChain } from '../metadata';
+import type { Class } from '../core/types';
 import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
 import { basePathOf, middlewareOf, type Controller } from '../router';
 import type { MiddlewareLike } from '../middleware';
 import { joinPath, pathParams } from './path';
-
-/** One endpoint of an included router, as the app, the docs and `trellis doctor` see it. */
-export interface RouteInfo {
-  method: HttpMethod;
-  /** The full path in `{name}` form, base path included. */
-  path: string;
-  /** `TaskRouter.one` */
-  label: string;
-  /** The router's class (for an included instance, its constructor). */
-  router: Class<Controller>;
-  handlerName: string | symbol;
-  options: RouteOptions;
-  params: ParamDefinition[];
-  /** `design:paramtypes` and `design:returntype` of the handler. */
-  paramTypes: unknown[];
-  returnType: unknown;
-  /** The route's own middleware, in order: the router's (`addMiddleware`: known once the app has started and built its routers), `@Use` on its class, `@Use` on the handler. */
-  middleware: MiddlewareLike[];
-  /** Where the route decorator was written. */
-  source?: SourceLocation;
-  /** A route of the framework's own routers (docs pages, health probes, metrics, static files, the favicon). */
-  builtIn?: true;
-}
+import type { RouteInfo } from './route-info';
 
 export interface RouteRecord extends RouteInfo {
   readArguments: ArgumentsReader;

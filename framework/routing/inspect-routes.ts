@@ -5,7 +5,8 @@ import { isMiddlewareClass, Middleware, type MiddlewareLike } from '../middlewar
 import { bodyClassOf } from '../pipeline/arguments';
 import type { Controller } from '../router';
 import { declarationOf } from '../source/declarations';
-import { routeLabel, type RouteInfo } from './collect';
+import { routeLabel } from './collect';
+import type { RouteInfo } from './route-info';
 import { pathParams } from './path';
 
 /** One middleware of a route, as a tool shows it. */

@@ -1,5 +1,5 @@
 import type { Class } from '../../core/types';
-import type { RouteInfo } from '../../routing/collect';
+import type { RouteInfo } from '../../routing/route-info';
 import { bodyClassOf } from '../arguments';
 import { compileRules } from './index';
 

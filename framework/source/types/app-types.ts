@@ -1,5 +1,5 @@
 import { dirname, sep } from 'node:path';
-import type { RouteInfo } from '../../routing/collect';
+import type { RouteInfo } from '../../routing/route-info';
 import type { TypeTable } from './table';
 
 // The framework's own routes (docs pages, health probes, static files) have nothing to read; its tests do.

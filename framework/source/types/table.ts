@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../../routing/collect';
+import type { RouteInfo } from '../../routing/route-info';
 
 /** A JSON Schema (draft 2020-12), possibly with `$ref: '#/components/schemas/Name'` into {@link TypeTable.schemas}. */
 export type TypeSchema = { [keyword: string]: unknown };
