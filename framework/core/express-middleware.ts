@@ -1,5 +1,4 @@
-// Leaf: the Express middleware shape `MiddlewareLike` accepts. Imports nothing.
-// express/adapter.ts still declares the same type (it is being edited elsewhere); it should import this one.
+// Leaf: the Express middleware shape `MiddlewareLike` accepts and express/adapter.ts runs. Imports nothing.
 
 /**
  * Express/Connect middleware, as written for `app.use` (cors, helmet, morgan, express-session, ...). Its

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExpressMiddleware } from '../core/express-middleware';
 import { markResponse } from '../error-envelope';
 import { defaultLogger } from '../logger';
 import { Middleware, type CallNext } from '../middleware';
@@ -9,13 +10,6 @@ import type { SecurityDeclaration } from '../security';
 import { watchSending } from '../server-timeouts';
 import { report } from '../write';
 import { expressify } from './prototypes';
-
-/**
- * Express/Connect middleware, as written for `app.use` (cors, helmet, morgan, express-session, ...). Its
- * parameters are typed `any` so that middleware typed with Express's own types fits without `@types/express`.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ExpressMiddleware = (req: any, res: any, next: (error?: any) => void) => unknown;
 
 /**
  * Runs Express-style `(req, res, next)` middleware in the trellis pipeline, globally or per router: the one

@@ -14,4 +14,4 @@
  * ```
  */
 export { ExpressMiddlewareAdapter } from './adapter';
-export type { ExpressMiddleware } from './adapter';
+export type { ExpressMiddleware } from '../core/express-middleware';
