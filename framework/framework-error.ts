@@ -1,6 +1,6 @@
 /**
  * Misuse of the framework (bad route, unknown dependency, ...) is reported at startup with a stable code.
- * Every code is listed here and documented in docs/errors.md. Each `%{name}` of a message is a value the
+ * Every code is listed here and documented in docs/reference/errors.md. Each `%{name}` of a message is a value the
  * error also carries in `details` under that name: tools read facts there, never out of the message.
  */
 export const ERROR_CODES = {

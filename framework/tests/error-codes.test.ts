@@ -5,8 +5,8 @@ import { it } from 'node:test';
 import { detailNames } from '../framework-error';
 import { ERROR_CODES, TrellisError, type ErrorCode } from '../index';
 
-it('documents every framework error code in docs/errors.md with its details, and no other', () => {
-  const page = readFileSync(join(__dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
+it('documents every framework error code in docs/reference/errors.md with its details, and no other', () => {
+  const page = readFileSync(join(__dirname, '..', '..', 'docs', 'reference', 'errors.md'), 'utf8');
   const rows = [...page.matchAll(/^\| `(TRELLIS_ERR_[A-Z_]+)` \| ([^|]*) \|/gm)];
   assert.deepEqual(rows.map((m) => m[1]).sort(), Object.keys(ERROR_CODES).sort());
   for (const [, code, details] of rows) assert.equal(details, detailNames(code as ErrorCode).map((name) => `\`${name}\``).join(', '), code);
