@@ -43,7 +43,10 @@ export const ERROR_CODES = {
   TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %{template} not found in %{dir}',
   TRELLIS_ERR_TEMPLATE_RENDER: 'Template %{template} failed to render: %{reason}',
   TRELLIS_ERR_APP_STARTED:
-    'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, static files, the favicon and templates are set up before listen() or the first request',
+    'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, plug-ins, static files, the favicon and templates are set up before listen() or the first request',
+  TRELLIS_ERR_NOT_A_PLUGIN: '%{value} is not a plug-in: give an object with a name and a register(host) method',
+  TRELLIS_ERR_PLUGIN_DUPLICATE: 'A plug-in named %{plugin} is registered already: register each plug-in once (two instances of one need two names)',
+  TRELLIS_ERR_PLUGIN_REGISTER: 'Plug-in %{plugin} failed to register: %{reason}',
   TRELLIS_ERR_DOCS_PATH: 'Invalid docs path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /docs)',
   TRELLIS_ERR_METRICS_PATH: 'Invalid metrics path %{path}: it has only letters, digits and - _ . ~ between slashes (e.g. /metrics)',
   TRELLIS_ERR_METRICS_BUCKETS: 'Invalid metrics buckets %{buckets}: a list of increasing numbers of seconds above 0 (e.g. [0.01, 0.1, 1])',

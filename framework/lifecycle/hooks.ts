@@ -33,9 +33,17 @@ export interface HealthCheck {
 
 type Hooked = Partial<OnStartup & OnShutdown & HealthCheck>;
 
-/** How logs and errors name a hook: `Database.onStartup()`. */
+/** Where a target whose hooks are not its class's own (a plug-in's) keeps the name they go by. */
+export const HOOK_OWNER = Symbol('trellis.hookOwner');
+
+/** What logs, errors and readiness checks name a target by: its owner's name (a plug-in's), else its class's. */
+export function ownerName(target: unknown): string {
+  return (target as { [HOOK_OWNER]?: string })[HOOK_OWNER] ?? (target as object).constructor?.name ?? 'anonymous';
+}
+
+/** How logs and errors name a hook: `Database.onStartup()`, `audit-log.onStartup()` for a plug-in's. */
 export function hookName(target: unknown, hook: string): string {
-  return `${(target as object).constructor?.name ?? 'anonymous'}.${hook}()`;
+  return `${ownerName(target)}.${hook}()`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Logger } from '../core/logger';
 import type { Readiness } from '../health/readiness';
-import { failureOf, hookName, withDeadline } from './hooks';
+import { failureOf, hookName, ownerName, withDeadline } from './hooks';
 
 /**
  * Runs the `healthCheck()` of every target that has one, all at once, each within `timeoutMs`: one that
- * throws, returns `false` or runs out of time is `'down'`. Checks are named by class. Only changes are logged,
+ * throws, returns `false` or runs out of time is `'down'`. Checks are named by class (a plug-in's by the plug-in). Only changes are logged,
  * against `previous` (each check's last state, updated here): a check going down with its error (which the
  * response never shows), and coming back up; a check that keeps failing is not logged again.
  */
@@ -21,7 +21,7 @@ export async function checkReadiness(
   const checks: Readiness['checks'] = {};
   let ready = true;
   outcomes.forEach((outcome, index) => {
-    const name = (checked[index] as object).constructor.name;
+    const name = ownerName(checked[index]);
     const hook = hookName(checked[index], 'healthCheck');
     const failure = outcome === false ? 'returned false' : failureOf(outcome);
     const was = previous.get(hook);
