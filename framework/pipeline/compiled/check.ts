@@ -1,3 +1,4 @@
+import { code, Code, compile, join, Name, nil, prop } from '../../codegen';
 import type { ValidationDetail } from '../../http-exception';
 import { joinField } from './fields';
 import { isInherited } from './grouping';
@@ -39,65 +40,76 @@ export const unknownValueCheck: CompiledCheck = (_instance, prefix, details) => 
  */
 export function buildCheck(plan: ClassPlan, checkOf: CheckOf): CompiledCheck {
   const { grouped, properties } = plan;
-  const bound: string[] = []; // the plan's functions, each read once into a constant of its own
-  const bind = (name: string, path: string) => {
-    bound.push(`const ${name} = properties${path};`);
-    return name;
+  const bound: Code[] = []; // the plan's functions, each read once into a constant of its own
+  const bind = (name: string, value: Code) => {
+    const constant = new Name(name);
+    bound.push(code`const ${constant} = ${value};`);
+    return constant;
   };
-  const keeps = properties.map((property) => `key !== ${literal(property.name)}`).join(' && ') || 'true';
-  const body = properties.map((property, p) => propertySource(property, (name, path) => bind(`${name}${p}`, `[${p}]${path}`)));
-  const source = `${bound.join('\n')}
+  const keeps = properties.length ? join(properties.map((property) => code`key !== ${property.name}`), code` && `) : code`true`;
+  const body = properties.map((property, p) => propertySource(property, (name, path) => bind(`${name}${p}`, path(prop(PROPERTIES, p)))));
+  const source = code`${join(bound, NEWLINE)}
   return function check(instance, prefix, details) {
     const object = instance;
     for (const key of Object.keys(object)) {
       if (${keeps}) {
-        const metadatas = grouped[key];
+        const metadatas = ${GROUPED}[key];
         if (!metadatas || metadatas.length === 0) delete object[key];
       }
     }
-    ${body.join('\n')}
+    ${join(body, NEWLINE)}
   };`;
-  const helpers = { hasOwn: Object.hasOwn, joinField, record, everyItem, isCollection, primitiveFailures, nestedInto: nestedValidator(checkOf) };
-  const make = new Function('grouped', 'properties', ...Object.keys(helpers), source);
-  return make(grouped, properties, ...Object.values(helpers));
+  return compile<CompiledCheck>(`${plan.name}.check`, [
+    [GROUPED, grouped], [PROPERTIES, properties], [HAS_OWN, Object.hasOwn], [JOIN_FIELD, joinField], [RECORD, record],
+    [EVERY_ITEM, everyItem], [IS_COLLECTION, isCollection], [PRIMITIVE_FAILURES, primitiveFailures],
+    [NESTED_INTO, nestedValidator(checkOf)],
+  ], source);
 }
 
-// Names and rule keys enter the source only through JSON.stringify; everything else is read from the plan.
-function literal(text: string): string {
-  return JSON.stringify(text);
-}
+const GROUPED = new Name('grouped');
+const PROPERTIES = new Name('properties');
+const HAS_OWN = new Name('hasOwn');
+const JOIN_FIELD = new Name('joinField');
+const RECORD = new Name('record');
+const EVERY_ITEM = new Name('everyItem');
+const IS_COLLECTION = new Name('isCollection');
+const PRIMITIVE_FAILURES = new Name('primitiveFailures');
+const NESTED_INTO = new Name('nestedInto');
+const OBJECT = new Name('object');
+const NEWLINE = code`
+`;
 
-// One property's statements; `bind(name, path)` names the plan's value at properties[p]<path>.
-function propertySource(property: PropertyPlan, bind: (name: string, path: string) => string): string {
-  const name = literal(property.name);
-  const { conditions, defined, rules, nested } = property;
+// One property's statements; `bind(name, path)` names the plan's value at `path(properties[p])`.
+function propertySource(property: PropertyPlan, bind: (name: string, path: (at: Code) => Code) => Name): Code {
+  const { name, conditions, defined, rules, nested } = property;
+  const read = prop(OBJECT, name);
   const ruleSource = (rule: RulePlan, list: 'defined' | 'rules', r: number) => {
-    const test = bind(`${list}Test${r}_`, `.${list}[${r}].test`);
-    const message = bind(`${list}Message${r}_`, `.${list}[${r}].message`);
-    const passes = rule.each ? `(isCollection(value) ? everyItem(${test}, value) : ${test}(value))` : `${test}(value)`;
-    return `if (!${passes}) failures = record(failures, ${literal(rule.type)}, ${message}(value, object));`;
+    const test = bind(`${list}Test${r}_`, (at) => prop(prop(prop(at, list), r), 'test'));
+    const message = bind(`${list}Message${r}_`, (at) => prop(prop(prop(at, list), r), 'message'));
+    const passes = rule.each ? code`(${IS_COLLECTION}(value) ? ${EVERY_ITEM}(${test}, value) : ${test}(value))` : code`${test}(value)`;
+    return code`if (!${passes}) failures = ${RECORD}(failures, ${rule.type}, ${message}(value, object));`;
   };
-  const nestedPlans = nested.length ? bind('nested', '.nested') : '';
-  const checks = `let failures;
-      ${defined.map((rule, r) => ruleSource(rule, 'defined', r)).join('\n')}
-      ${rules.map((rule, r) => ruleSource(rule, 'rules', r)).join('\n')}
-      ${nested.length ? `const structured = value instanceof Object;
-      if (value !== undefined && !structured) failures = primitiveFailures(${nestedPlans}, value, failures);` : ''}
+  const nestedPlans = nested.length ? bind('nested', (at) => prop(at, 'nested')) : undefined;
+  const checks = code`let failures;
+      ${join(defined.map((rule, r) => ruleSource(rule, 'defined', r)), NEWLINE)}
+      ${join(rules.map((rule, r) => ruleSource(rule, 'rules', r)), NEWLINE)}
+      ${nestedPlans ? code`const structured = value instanceof Object;
+      if (value !== undefined && !structured) failures = ${PRIMITIVE_FAILURES}(${nestedPlans}, value, failures);` : nil}
       if (failures !== undefined) {
-        const field = joinField(prefix, ${name});
+        const field = ${JOIN_FIELD}(prefix, ${name});
         for (let i = 1; i < failures.length; i += 2) details.push({ location: 'body', field, message: failures[i] });
       }
-      ${nested.length ? `if (structured) nestedInto(value, ${nestedPlans}, joinField(prefix, ${name}), details);` : ''}`;
+      ${nestedPlans ? code`if (structured) ${NESTED_INTO}(value, ${nestedPlans}, ${JOIN_FIELD}(prefix, ${name}), details);` : nil}`;
   // A property named like a member of Object.prototype (`toString`, `valueOf`...) that the body did not set is
   // absent (undefined), not that member: for its rules, its conditions (`@IsOptional` reads the object) and the handler.
-  const absent = isInherited(property.name) ? `if (!hasOwn(object, ${name})) object[${name}] = undefined;\n` : '';
-  if (conditions.length === 0) return `{\n ${absent}const value = object[${name}];\n ${checks}\n }`;
+  const absent = isInherited(name) ? code`if (!${HAS_OWN}(object, ${name})) ${read} = undefined;\n` : nil;
+  if (conditions.length === 0) return code`{\n ${absent}const value = ${read};\n ${checks}\n }`;
   // class-validator calls every condition (no short-circuit), in order.
-  const holds = conditions.map((_, c) => `holds = ${bind(`condition${c}_`, `.conditions[${c}]`)}(object, value) && holds;`);
-  return `{
-    ${absent}const value = object[${name}];
+  const holds = conditions.map((_, c) => code`holds = ${bind(`condition${c}_`, (at) => prop(prop(at, 'conditions'), c))}(object, value) && holds;`);
+  return code`{
+    ${absent}const value = ${read};
     let holds = true;
-    ${holds.join('\n')}
+    ${join(holds, NEWLINE)}
     if (holds) {
       ${checks}
     }

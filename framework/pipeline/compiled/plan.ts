@@ -42,6 +42,8 @@ export interface PropertyPlan {
 
 /** A DTO class read once from class-validator's metadata: what whitelisting keeps, and its properties' plans. */
 export interface ClassPlan {
+  /** The class's name, which labels its generated check (`UserIn.check`). */
+  name: string;
   /** class-validator's `groupByPropertyName` of the class's metadata, without prototype (whitelisting keeps its keys). */
   grouped: Record<string, unknown[]>;
   properties: PropertyPlan[];
@@ -143,5 +145,5 @@ export function planOf(cls: Class): ClassPlan {
       })),
     };
   });
-  return { grouped, properties };
+  return { name: cls.name, grouped, properties };
 }
