@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { ValueConstraints } from './pipeline/constraints';
+import type { ValueConstraints } from './core/value-constraints';
 import type { MiddlewareLike } from './middleware';
 import { frameLocation } from './source/stack';
 import type { HttpMethod, ScalarType, Class, SourceLocation } from './core/types';

@@ -11,4 +11,4 @@
  */
 export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/parameter';
 export type { PathOptions, ValueOptions, BodyOptions } from './decorators/parameter';
-export type { ValueConstraints } from './pipeline/constraints';
+export type { ValueConstraints } from './core/value-constraints';

@@ -2,7 +2,8 @@ import { metadataOf, type ParamDefinition } from '../metadata';
 import type { Class, ScalarType } from '../core/types';
 import type { FormFile } from '../uploads/form';
 import { TrellisError } from '../framework-error';
-import { compileConstraints, CONSTRAINT_KEYS, ConstraintProblem, constraintsOf, type ValueConstraints } from '../pipeline/constraints';
+import type { ValueConstraints } from '../core/value-constraints';
+import { compileConstraints, CONSTRAINT_KEYS, ConstraintProblem, constraintsOf } from '../pipeline/constraints';
 import { valueTypeOf } from '../pipeline/value-type';
 
 /** Marks a number parameter as an integer: `1.5` is then a 422 and the docs say `integer`. */
