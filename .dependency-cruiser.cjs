@@ -1,0 +1,274 @@
+// The import rules of framework/, runtime/, cli/ and generators/, checked in `npm test` (runtime/tests/layers.test.ts)
+// and by hand with `npx depcruise --config .dependency-cruiser.cjs framework runtime cli generators`.
+// Type-only imports count (`tsPreCompilationDeps`): an `import type` loop is a loop.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** Tests, fixtures and test helpers: held to no-circular only. */
+const TESTS = '(^|/)(tests?|fixtures|test-support)/|\\.test\\.ts$';
+
+/** Anchors a repository-relative file name as a pattern. */
+const file = (name) => `^${name.replace(/[.]/g, '\\.')}$`;
+const either = (patterns) => patterns.join('|');
+
+// The package entries (`trellis`, `trellis/param`, ..., `trellis/runtime`, and any entry added to tsconfig.json's
+// paths): the only files of framework/ and runtime/ that the CLI and the generators may import.
+const tsconfig = JSON.parse(readFileSync(join(__dirname, 'tsconfig.json'), 'utf8'));
+const ENTRIES = Object.values(tsconfig.compilerOptions.paths)
+  .flat()
+  .map((target) => target.replace(/^\.\//, ''))
+  .filter((target) => /^(framework|runtime)\//.test(target));
+
+/**
+ * The framework's layers, bottom to top. A file belongs to the first layer one of whose patterns it matches, and
+ * imports nothing of a layer above its own. A file of framework/ that no layer names fails the test.
+ */
+const LAYERS = [
+  {
+    name: 'core',
+    why: 'shared types, internal keys and the error registry import nothing above them',
+    paths: [
+      '^framework/core/',
+      '^framework/codegen/',
+      file('framework/symbols.ts'),
+      file('framework/framework-error.ts'),
+      // Leaves of shared types that sit in a feature's folder because the feature declares them; the layers
+      // below the features name them too (a request's upload limits, the readiness the lifecycle checks).
+      file('framework/health/readiness.ts'),
+      file('framework/health/settings.ts'),
+      file('framework/lifecycle/state.ts'),
+      file('framework/uploads/form-source.ts'),
+      file('framework/uploads/form.ts'),
+      file('framework/uploads/limits.ts'),
+      // Leaf tools: a stack frame's location, loading the optional TypeScript compiler.
+      file('framework/source/stack.ts'),
+      file('framework/source/typescript.ts'),
+    ],
+  },
+  {
+    name: 'request-response',
+    why: 'the request and response data know nothing of routing, dispatch, the server or the features',
+    paths: [
+      file('framework/request.ts'),
+      file('framework/response.ts'),
+      file('framework/result.ts'),
+      file('framework/cookies.ts'),
+      file('framework/error-envelope.ts'),
+      file('framework/http-exception.ts'),
+      file('framework/request-id.ts'),
+      file('framework/logger.ts'),
+      file('framework/security.ts'),
+      '^framework/responses/',
+    ],
+  },
+  {
+    name: 'routing-pipeline',
+    why: 'the recorded metadata, routers, middleware, routing, the argument and validation pipeline, injection, the lifecycle and config sections never reach into dispatch, the server or a feature',
+    paths: [
+      file('framework/metadata.ts'),
+      file('framework/router.ts'),
+      file('framework/middleware.ts'),
+      '^framework/decorators/',
+      '^framework/routing/(?!inspect-routes\\.ts$)',
+      '^framework/pipeline/',
+      '^framework/injection/',
+      '^framework/lifecycle/',
+      file('framework/config.ts'),
+      file('framework/config-section.ts'),
+      file('framework/settings.ts'),
+    ],
+  },
+  {
+    name: 'dispatch',
+    why: 'dispatch runs a matched route and maps its errors; it never reaches into the server or a feature',
+    paths: [file('framework/dispatch.ts'), file('framework/exception-handlers.ts'), file('framework/exception-status.ts')],
+  },
+  {
+    name: 'node-adapter',
+    why: 'the Node adapter (listener, writer, server, timeouts) never reaches into a feature or the app',
+    paths: [
+      file('framework/app-listener.ts'),
+      file('framework/write.ts'),
+      file('framework/server.ts'),
+      file('framework/server-timeouts.ts'),
+      file('framework/protocol.ts'),
+    ],
+  },
+  {
+    name: 'features',
+    why: 'a feature plugs into the app; it never imports the app or the entries',
+    paths: [
+      // The plug-in contract the features implement and the app registers.
+      '^framework/plugin/',
+      '^framework/docs/',
+      '^framework/health/',
+      '^framework/metrics/',
+      '^framework/static/',
+      '^framework/templates/',
+      '^framework/uploads/',
+      '^framework/express/(?!index\\.ts$)',
+      '^framework/openapi/',
+      '^framework/source/',
+    ],
+  },
+  {
+    name: 'app',
+    why: 'the app and the package entries sit on top',
+    paths: [
+      file('framework/app.ts'),
+      file('framework/app-options.ts'),
+      file('framework/inspect-start.ts'),
+      file('framework/routing/inspect-routes.ts'),
+      // The package entries (tsconfig.json's paths) and any other top-level entry module.
+      ...ENTRIES.filter((entry) => entry.startsWith('framework/')).map(file),
+      file('framework/internal.ts'),
+    ],
+  },
+];
+
+/**
+ * Known breaks of the layer rules, each waiting for a rewrite under way (issue 30): remove an entry once its
+ * imports are gone (the test fails on an entry that no longer occurs). `from` imports each of `to`.
+ */
+const EXCEPTIONS = [
+  {
+    name: 'request-reads-its-body',
+    why: 'Request still reads and parses its own body and forms; the one-reader pipeline (issue 30, deliverable 3) moves that out of request.ts',
+    from: 'framework/request.ts',
+    to: ['framework/pipeline/body.ts', 'framework/pipeline/parsed-json.ts', 'framework/pipeline/read-body.ts', 'framework/uploads/read-form.ts', 'framework/templates/engine.ts'],
+  },
+  {
+    name: 'result-names-response-shapes',
+    why: 'result.ts takes the compiled response shapes (a pipeline type) to serialize a handler value; dispatch should pass the serializer in',
+    from: 'framework/result.ts',
+    to: ['framework/pipeline/response-shape.ts'],
+  },
+  {
+    name: 'serializer-uses-openapi-schemas',
+    why: 'the response serializer builds its JSON schemas with the OpenAPI schema registry and the type reader\'s table: a schema layer under both belongs below the pipeline',
+    from: 'framework/pipeline/response-shape.ts',
+    to: ['framework/openapi/schemas.ts', 'framework/source/types/table.ts'],
+  },
+  {
+    name: 'serializer-uses-openapi-schemas',
+    why: 'as above',
+    from: 'framework/pipeline/serializer-schema.ts',
+    to: ['framework/openapi/source-schemas.ts'],
+  },
+  {
+    name: 'serializer-uses-openapi-schemas',
+    why: 'as above',
+    from: 'framework/pipeline/serializer-code.ts',
+    to: ['framework/source/types/cache.ts'],
+  },
+  {
+    name: 'arguments-read-uploads',
+    why: 'the argument compiler builds `@UploadedFile` arguments itself; uploads as a plug-in (issue 30, deliverable 2) registers its parameter kind instead',
+    from: 'framework/pipeline/arguments.ts',
+    to: ['framework/uploads/file-param.ts'],
+  },
+  {
+    name: 'dispatch-runs-express',
+    why: 'dispatch wraps Express middleware itself; the Express edge as a plug-in (issue 30, deliverable 2) brings its own step',
+    from: 'framework/dispatch.ts',
+    to: ['framework/express/adapter.ts', 'framework/source/types/table.ts'],
+  },
+  {
+    name: 'dispatch-logs-through-writer',
+    why: "dispatch logs a handler's failure with write.ts's report(); the one writer (issue 30, deliverable 3) owns that, or the helper moves down",
+    from: 'framework/dispatch.ts',
+    to: ['framework/write.ts'],
+  },
+  {
+    name: 'listener-counts-metrics',
+    why: 'the listener tallies requests for the metrics feature; metrics as a plug-in (issue 30, deliverable 2) hooks in instead',
+    from: 'framework/app-listener.ts',
+    to: ['framework/metrics/index.ts'],
+  },
+];
+
+const layerPattern = (index) => either(LAYERS[index].paths);
+const lowerPatterns = (index) => LAYERS.slice(0, index).map((_, lower) => layerPattern(lower));
+/** Whether `name` is a file of layer `index`: one of its patterns, and none of an earlier layer's. */
+const inLayer = (index, name) =>
+  new RegExp(layerPattern(index)).test(name) && !lowerPatterns(index).some((pattern) => new RegExp(pattern).test(name));
+/** The files of the layers above `index` (a file is of the first layer that names it). */
+const above = (index) => ({
+  path: either(LAYERS.slice(index + 1).map((_, offset) => layerPattern(index + 1 + offset))),
+  pathNot: either(LAYERS.slice(0, index + 1).map((_, lower) => layerPattern(lower))),
+});
+
+/** One rule per layer below the top; a file with exceptions gets its own copy of the rule, without those targets. */
+const layerRules = LAYERS.slice(0, -1).flatMap((layer, index) => {
+  const name = `layer-${layer.name}`;
+  const comment = `${layer.why} (above it: ${LAYERS.slice(index + 1).map((upper) => upper.name).join(', ')})`;
+  const exceptional = [...new Set(EXCEPTIONS.map((exception) => exception.from))].filter((source) => inLayer(index, source));
+  const excepted = (source) => EXCEPTIONS.filter((exception) => exception.from === source);
+  return [
+    {
+      name,
+      comment,
+      severity: 'error',
+      from: { path: layerPattern(index), pathNot: either([TESTS, ...lowerPatterns(index), ...exceptional.map(file)]) },
+      to: above(index),
+    },
+    ...exceptional.map((source) => ({
+      name,
+      comment: `${comment}; known exceptions: ${[...new Set(excepted(source).map((exception) => exception.name))].join(', ')}`,
+      severity: 'error',
+      from: { path: file(source) },
+      to: { ...above(index), pathNot: either([above(index).pathNot, ...excepted(source).flatMap((exception) => exception.to).map(file)]) },
+    })),
+  ];
+});
+
+const config = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no import cycle anywhere, type-only imports included (a loop makes every file in it load, and change, with the others)',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'framework-is-standalone',
+      comment: 'the framework never imports the runtime, the CLI, the generators or the blueprints',
+      severity: 'error',
+      from: { path: '^framework/', pathNot: TESTS },
+      to: { path: '^(runtime|cli|generators|blueprints)/' },
+    },
+    {
+      name: 'runtime-below-tools',
+      comment: 'the runtime never imports the CLI, the generators or the blueprints',
+      severity: 'error',
+      from: { path: '^runtime/', pathNot: TESTS },
+      to: { path: '^(cli|generators|blueprints)/' },
+    },
+    {
+      name: 'tools-use-entries',
+      comment: `the CLI and the generators use the framework and the runtime only through the package entries (${ENTRIES.join(', ')})`,
+      severity: 'error',
+      from: { path: '^(cli|generators)/', pathNot: TESTS },
+      to: { path: '^(framework|runtime)/', pathNot: either(ENTRIES.map(file)) },
+    },
+    {
+      name: 'runtime-uses-entries',
+      comment: `the runtime uses the framework only through the package entries (${ENTRIES.filter((entry) => entry.startsWith('framework/')).join(', ')})`,
+      severity: 'error',
+      from: { path: '^runtime/', pathNot: TESTS },
+      to: { path: '^framework/', pathNot: either(ENTRIES.map(file)) },
+    },
+    ...layerRules,
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules|(^|/)dist/' },
+  },
+};
+
+// For runtime/tests/layers.test.ts; not enumerable, as dependency-cruiser refuses keys of its own it does not know.
+module.exports = Object.defineProperties(config, { layers: { value: LAYERS }, exceptions: { value: EXCEPTIONS } });
