@@ -1,5 +1,5 @@
 // `npm run reliability`: the hardening figures on a fresh sample project started by `trellis run`.
-// Prints a markdown table (pasted into the README's reliability section). Takes about 5 minutes;
+// Prints a markdown table (pasted into docs/reference/reliability.md). Takes about 5 minutes;
 // `npm run reliability -- hostile` runs only the hostile phase (about 3-4 minutes), `-- attacks` only the second
 // attack round's (e2e/reliability/attacks.ts).
 import { ExitLog } from '../support/exit-log';
