@@ -1,4 +1,5 @@
 import { plainToInstance } from 'class-transformer';
+import { code, type Code, compile, join, Name, prop } from '../codegen';
 import type { Class } from '../core/types';
 import { pruner, skipsAssign } from './declared-shape';
 import { type InstancePlan, instancePlan, type NestedStep } from './instance-plan';
@@ -31,7 +32,7 @@ export function instanceBuilder(cls: Class): InstanceBuilder {
   let build = builders.get(cls);
   if (!build) {
     let compiled: InstanceBuilder | undefined;
-    build = (plain) => (compiled ??= compile(cls))(plain);
+    build = (plain) => (compiled ??= compileBuilder(cls))(plain);
     builders.set(cls, build);
   }
   return build;
@@ -49,7 +50,7 @@ export function buildsWithoutTransformer(cls: Class): boolean {
   return instancePlan(cls) !== undefined;
 }
 
-function compile(cls: Class): InstanceBuilder {
+function compileBuilder(cls: Class): InstanceBuilder {
   const plan = instancePlan(cls);
   if (!plan) return transformerPath(cls);
   const { construct, patch } = codeOf(plan);
@@ -71,42 +72,70 @@ function transformerPath(cls: Class): InstanceBuilder {
 }
 
 type Plain = Record<string, unknown>;
-interface Code {
+interface Steps {
   /** What plainToInstance does with the pruned body: only nested properties reach it. */
   construct: (plain: Plain) => Plain;
   /** What the pruner's patch does after it: plain properties set, nested ones patched where they have any. */
   patch: (instance: Plain, plain: Plain) => void;
 }
 
-const codes = new WeakMap<InstancePlan, Code>();
+const generated = new WeakMap<InstancePlan, Steps>();
 
 // One function per class and step, with the property names as literals: V8 then sets them as fast as a class
 // constructor does (a loop over names sets each through a slow generic path, most of the time a plan saves).
-// Names enter the source only through JSON.stringify; everything else is an argument.
-function codeOf(plan: InstancePlan): Code {
-  let code = codes.get(plan);
-  if (code) return code;
-  const key = (step: { key: string }) => JSON.stringify(step.key);
-  const construct = new Function('cls', 'nested', 'hasOwn', 'skipsOwnPrototype', 'convert', `return (plain) => {
-    const instance = new cls();
-    const usual = instance.constructor === cls;
-    ${plan.nested.map((step, i) => `if (hasOwn(plain, ${key(step)}) &&
-      !((usual ? ${step.protoSkip} : skipsOwnPrototype(instance, ${key(step)})) || instance[${key(step)}] instanceof Function)) {
-      instance[${key(step)}] = convert(nested[${i}], plain[${key(step)}]);
-    }`).join('\n')}
+function codeOf(plan: InstancePlan): Steps {
+  let steps = generated.get(plan);
+  if (steps) return steps;
+  const construct = compile<Steps['construct']>(`${plan.cls.name}.construct`, [
+    [CLS, plan.cls], [NESTED, plan.nested], [HAS_OWN, Object.hasOwn], [SKIPS_OWN_PROTOTYPE, skipsOwnPrototype], [CONVERT, convert],
+  ], constructSource(plan));
+  const patch = compile<Steps['patch']>(`${plan.cls.name}.patch`, [
+    [PROTOTYPE, plan.cls.prototype], [FIELDS, plan.fields], [HAS_OWN, Object.hasOwn], [GET_PROTOTYPE_OF, Object.getPrototypeOf],
+    [SKIPS_ASSIGN, skipsAssign], [PATCH_NESTED, patchNested],
+  ], patchSource(plan));
+  steps = { construct, patch };
+  generated.set(plan, steps);
+  return steps;
+}
+
+const CLS = new Name('cls');
+const NESTED = new Name('nested');
+const HAS_OWN = new Name('hasOwn');
+const SKIPS_OWN_PROTOTYPE = new Name('skipsOwnPrototype');
+const CONVERT = new Name('convert');
+const PROTOTYPE = new Name('prototype');
+const FIELDS = new Name('fields');
+const GET_PROTOTYPE_OF = new Name('getPrototypeOf');
+const SKIPS_ASSIGN = new Name('skipsAssign');
+const PATCH_NESTED = new Name('patchNested');
+const INSTANCE = new Name('instance');
+const PLAIN = new Name('plain');
+const NEWLINE = code`
+`;
+
+function constructSource(plan: InstancePlan): Code {
+  const steps = plan.nested.map((step, i) => code`if (${HAS_OWN}(plain, ${step.key}) &&
+      !((usual ? ${step.protoSkip} : ${SKIPS_OWN_PROTOTYPE}(instance, ${step.key})) || ${prop(INSTANCE, step.key)} instanceof Function)) {
+      ${prop(INSTANCE, step.key)} = ${CONVERT}(${NESTED}[${i}], ${prop(PLAIN, step.key)});
+    }`);
+  return code`return (plain) => {
+    const instance = new ${CLS}();
+    const usual = instance.constructor === ${CLS};
+    ${join(steps, NEWLINE)}
     return instance;
-  };`)(plan.cls, plan.nested, Object.hasOwn, skipsOwnPrototype, convert);
-  const patch = new Function('prototype', 'fields', 'hasOwn', 'getPrototypeOf', 'skipsAssign', 'patchNested', `return (instance, plain) => {
-    const usual = getPrototypeOf(instance) === prototype;
-    ${plan.fields.map((step, i) => step.kind === 'plain'
-      ? `if (hasOwn(plain, ${key(step)}) && !(usual ? ${step.skip} : skipsAssign(getPrototypeOf(instance), ${key(step)}))) {
-      instance[${key(step)}] = plain[${key(step)}];
+  };`;
+}
+
+function patchSource(plan: InstancePlan): Code {
+  const steps = plan.fields.map((step, i) => step.kind === 'plain'
+    ? code`if (${HAS_OWN}(plain, ${step.key}) && !(usual ? ${step.skip} : ${SKIPS_ASSIGN}(${GET_PROTOTYPE_OF}(instance), ${step.key}))) {
+      ${prop(INSTANCE, step.key)} = ${prop(PLAIN, step.key)};
     }`
-      : `if (hasOwn(plain, ${key(step)})) patchNested(fields[${i}], instance, plain[${key(step)}]);`).join('\n')}
-  };`)(plan.cls.prototype, plan.fields, Object.hasOwn, Object.getPrototypeOf, skipsAssign, patchNested);
-  code = { construct, patch };
-  codes.set(plan, code);
-  return code;
+    : code`if (${HAS_OWN}(plain, ${step.key})) ${PATCH_NESTED}(${FIELDS}[${i}], instance, ${prop(PLAIN, step.key)});`);
+  return code`return (instance, plain) => {
+    const usual = ${GET_PROTOTYPE_OF}(instance) === ${PROTOTYPE};
+    ${join(steps, NEWLINE)}
+  };`;
 }
 
 // class-transformer's rule (TransformOperationExecutor): the key on the instance's constructor's prototype, no setter.
