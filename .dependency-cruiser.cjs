@@ -247,6 +247,13 @@ const config = {
       to: { path: '^(cli|generators|blueprints)/' },
     },
     {
+      name: 'generators-below-cli',
+      comment: 'the generators never import the CLI (cli -> generators -> blueprints)',
+      severity: 'error',
+      from: { path: '^generators/', pathNot: TESTS },
+      to: { path: '^cli/' },
+    },
+    {
       name: 'tools-use-entries',
       comment: `the CLI and the generators use the framework and the runtime only through the package entries (${ENTRIES.join(', ')})`,
       severity: 'error',
