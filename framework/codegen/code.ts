@@ -16,7 +16,7 @@ const MAKE: unique symbol = Symbol('codegen');
 export class Code {
   readonly #text: string;
 
-  /** @internal made by {@link code}, {@link join} and {@link prop} only */
+  /** Made by {@link code}, {@link join} and {@link prop} only: `key` is private to this module. */
   constructor(key: typeof MAKE, text: string) {
     if (key !== MAKE) throw new TypeError('codegen: Code is made by the code`...` template, not from a string');
     this.#text = text;

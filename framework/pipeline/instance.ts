@@ -18,9 +18,10 @@ const builders = new WeakMap<Class, InstanceBuilder>();
  * A class whose properties carry no class-transformer decorator but a plain `@Type(() => Item)` on nested DTOs
  * (the same for every class it nests) is built without class-transformer: `new cls()`, then what
  * `plainToInstance` would do, by a function generated per class from the metadata read once (instance-plan.ts),
- * then the pruner's patch, generated alike. Any other
- * class (`@Transform`, `@Expose`, `@Exclude`, a `@Type` with options or not validated as nested...) keeps
- * class-transformer. Compiled on first use, so that a class nesting itself, or one declared later, compiles.
+ * then the pruner's patch, generated alike (framework/codegen, labelled `<Class>.construct` and `<Class>.patch`,
+ * which `TRELLIS_PRINT_CODE` prints). Any other class (`@Transform`, `@Expose`, `@Exclude`, a `@Type` with
+ * options or not validated as nested...) keeps class-transformer. Compiled on first use, so that a class nesting
+ * itself, or one declared later, compiles.
  *
  * @example
  * ```ts
