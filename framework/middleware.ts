@@ -5,7 +5,18 @@ import type { Request } from './request';
 import { Response } from './response';
 import type { SecurityDeclaration } from './security';
 
-/** Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses). */
+/**
+ * Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses).
+ *
+ * @example
+ * ```ts
+ * async dispatch(request: Request, callNext: CallNext) {
+ *   const response = await callNext(request);
+ *   response.headers.set('x-served-by', 'trellis');
+ *   return response;
+ * }
+ * ```
+ */
 export type CallNext = (request: Request) => Promise<Response>;
 
 /**

@@ -173,7 +173,15 @@ function answerClientError(
   socket.destroy();
 }
 
-/** `http://host:port` of a listening server. */
+/**
+ * `http://host:port` of a listening server (`[::1]` for IPv6): the address to print or call when it listens on port 0.
+ *
+ * @example
+ * ```ts
+ * const server = await app.listen({ host: '127.0.0.1', port: 0 });
+ * console.log(`listening on ${serverUrl(server)}`); // listening on http://127.0.0.1:40123
+ * ```
+ */
 export function serverUrl(server: Server): string {
   const { address, port, family } = server.address() as AddressInfo;
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;

@@ -6,11 +6,11 @@ import type { TemplateEngine } from './engine';
 
 /**
  * An `HTMLResponse` whose body is a template, rendered by the app (with the environment of
- * `app.templates(dir)`) as soon as the handler returns, so middleware sees the HTML. Made by `render()`.
+ * `app.templates(dir)`) as soon as the handler returns, so middleware sees the HTML.
  *
  * @example
  * ```ts
- * const page = render('task.html', { task });   // page.template === 'task.html'
+ * const page = new TemplateResponse('task.html', { task });   // page.template === 'task.html'
  * page.headers.set('cache-control', 'no-store');
  * return page;
  * ```
