@@ -13,12 +13,18 @@ const file = (name) => `^${name.replace(/[.]/g, '\\.')}$`;
 const either = (patterns) => patterns.join('|');
 
 // The package entries (`trellis`, `trellis/param`, ..., `trellis/runtime`, and any entry added to tsconfig.json's
-// paths): the only files of framework/ and runtime/ that the CLI and the generators may import.
+// paths), and the private entries the package does not export (the tools' plumbing): the only files of framework/
+// and runtime/ that the CLI and the generators import, and the only files of framework/ the runtime imports.
 const tsconfig = JSON.parse(readFileSync(join(__dirname, 'tsconfig.json'), 'utf8'));
-const ENTRIES = Object.values(tsconfig.compilerOptions.paths)
-  .flat()
-  .map((target) => target.replace(/^\.\//, ''))
-  .filter((target) => /^(framework|runtime)\//.test(target));
+const PRIVATE_ENTRIES = ['framework/internal.ts', 'runtime/internal.ts'];
+const ENTRIES = [
+  ...new Set([
+    ...Object.values(tsconfig.compilerOptions.paths)
+      .flat()
+      .map((target) => target.replace(/^\.\//, '')),
+    ...PRIVATE_ENTRIES,
+  ]),
+].filter((target) => /^(framework|runtime)\//.test(target));
 
 /**
  * The framework's layers, bottom to top. A file belongs to the first layer one of whose patterns it matches, and
@@ -116,13 +122,13 @@ const LAYERS = [
     name: 'app',
     why: 'the app and the package entries sit on top',
     paths: [
+      // app.ts and the files it is made of (app-options.ts, app-core.ts, ...); app-listener.ts is the adapter's.
       file('framework/app.ts'),
-      file('framework/app-options.ts'),
+      '^framework/app-[\\w-]+\\.ts$',
       file('framework/inspect-start.ts'),
       file('framework/routing/inspect-routes.ts'),
       // The package entries (tsconfig.json's paths) and any other top-level entry module.
       ...ENTRIES.filter((entry) => entry.startsWith('framework/')).map(file),
-      file('framework/internal.ts'),
     ],
   },
 ];
