@@ -49,7 +49,7 @@ async function main() {
   const { default: extractTSConfig } = await import('dependency-cruiser/config-utl/extract-ts-config');
   process.chdir(dir);
   const folders = FOLDERS.filter((folder) => existsSync(folder));
-  const { output } = await cruise(
+  const { output } = /** @type {{ output: import('dependency-cruiser').ICruiseResult }} */ (await cruise(
     folders,
     {
       tsPreCompilationDeps: true,
@@ -59,7 +59,7 @@ async function main() {
     },
     undefined,
     { tsConfig: extractTSConfig('tsconfig.json') },
-  );
+  ));
   const own = (file) => folders.some((folder) => file.startsWith(`${folder}/`)) && !isTest(file) && /\.[cm]?ts$/.test(file);
   const edges = new Map();
   /** file -> imported files whose every import is type-only */

@@ -54,16 +54,16 @@ async function serve(appFile) {
   };
   process.on('message', async (message) => {
     const { result } = await post('Profiler.takePreciseCoverage');
-    if (message === 'reset') return process.send({ reset: true });
+    if (message === 'reset') return process.send?.({ reset: true });
     const entered = [];
     for (const script of result) {
       for (const fn of script.functions.filter((candidate) => candidate.ranges[0].count > 0)) {
         entered.push({ url: script.url, name: fn.functionName || '(anonymous)', count: fn.ranges[0].count, exportGetter: await exportGetter(script, fn) });
       }
     }
-    process.send({ entered });
+    process.send?.({ entered });
   });
-  process.send({ port });
+  process.send?.({ port });
 }
 
 function parse(argv) {
@@ -158,7 +158,7 @@ async function measure(contender, warm) {
       await Promise.race([reply(), exited]);
       await send(port, agent, request);
       // Let the server finish the response (its 'finish' callbacks) before the coverage is taken.
-      await new Promise((done) => setTimeout(done, 50));
+      await new Promise((done) => setTimeout(() => done(undefined), 50));
       child.send('take');
       const { entered } = await Promise.race([reply(), exited]);
       measured.push([request, entered.map((fn) => ({ ...fn, file: fn.url.startsWith('file:') ? fileURLToPath(fn.url) : fn.url }))]);
@@ -170,7 +170,12 @@ async function measure(contender, warm) {
   }
 }
 
-/** One request; rejects unless the status is the expected one. */
+/**
+ * One request; rejects unless the status is the expected one.
+ * @param {number} port
+ * @param {http.Agent} agent
+ * @param {{ method: string, path: string, status: number, body?: unknown }} request
+ */
 function send(port, agent, { method, path, status, body }) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers = payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
@@ -179,7 +184,7 @@ function send(port, agent, { method, path, status, body }) {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
       response.on('end', () =>
-        response.statusCode === status ? ok() : fail(new Error(`${method} ${path}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
+        response.statusCode === status ? ok(undefined) : fail(new Error(`${method} ${path}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
       );
     });
     request.on('error', fail);

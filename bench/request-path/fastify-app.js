@@ -26,7 +26,7 @@ const app = Fastify();
 
 app.get(
   '/tasks/:task_id',
-  { schema: { params: { type: 'object', properties: { task_id: { type: 'integer' } }, required: ['task_id'] }, response: { 200: task } } },
+  { schema: { params: { type: 'object', properties: { task_id: { type: 'integer' } }, required: ['task_id'] }, response: { 200: task, 404: { type: 'object', properties: { error: { type: 'string' } } } } } },
   async (request, reply) => {
     const found = tasks.get(/** @type {{ task_id: number }} */ (request.params).task_id);
     if (!found) return reply.code(404).send({ error: `Task ${/** @type {any} */ (request.params).task_id} not found` });
