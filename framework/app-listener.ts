@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestListener } from './core/listener';
 import type { Dispatcher } from './dispatch';
 import type { Logger } from './core/logger';
-import type { AppMetrics } from './metrics';
 import { protocolRefusal } from './protocol';
 import { Request, type RequestContext } from './request';
 import { RESPONSE } from './symbols';
@@ -15,8 +14,8 @@ import { report, writeFailure, writeResponse } from './write';
 /**
  * How an app serves a request (internal; `BaseRouter.handler` is its `listener`): the Node request becomes a
  * `Request` with its id, a path Node lets through but HTTP forbids is refused, and the app's pipeline answers,
- * or, before the app has started, the start is awaited first. The app sets `context` when it freezes, `probe`
- * when it has health probes, and `dispatcher` once its startup hooks ran.
+ * or, before the app has started, the start is awaited first. The app sets `context` and `observe` when it freezes,
+ * `probe` when a plug-in has routes answering before the start, and `dispatcher` once its startup hooks ran.
  *
  * Mounted in Express (called with a `next`), a request no route of the app answers goes on to the next
  * Express handler untouched, as from an Express router, and so does a path that spells a plain character
@@ -28,15 +27,15 @@ export class AppListener {
   dispatcher: Dispatcher | undefined;
   /** A health probe's answer to `request`, given before the app has started; undefined for other requests. */
   probe: ((request: Request) => Promise<Response> | undefined) | undefined;
+  /** Sees every request as it arrives (the plug-ins' `host.observe`: the metrics), set by the app. */
+  observe: ((request: Request, res: ServerResponse) => void) | undefined;
   /** Whether a route of the app answers `method` at `path`; set by the app. */
   answers: (method: string, path: string) => boolean = () => true;
   readonly #logger: Logger;
-  readonly #metrics: AppMetrics | undefined;
   readonly #start: () => Promise<void>;
 
-  constructor(logger: Logger, metrics: AppMetrics | undefined, start: () => Promise<void>) {
+  constructor(logger: Logger, start: () => Promise<void>) {
     this.#logger = logger;
-    this.#metrics = metrics;
     this.#start = start;
   }
 
@@ -50,7 +49,7 @@ export class AppListener {
     const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
-    this.#metrics?.tallies.track(request, res);
+    this.observe?.(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
     if (refused) return writeResponse(request, errorResponse(refused[0], refused[1]), this.#logger);
     if (!dispatcher) return void this.#beforeStart(request);

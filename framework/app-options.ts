@@ -1,8 +1,12 @@
 import type { Logger } from './core/logger';
 import type { DocsOptions } from './docs';
+import { positiveLimit } from './framework-error';
 import type { HealthOptions } from './health';
+import { defaultLogger } from './logger';
 import type { MetricsOptions } from './metrics';
 import type { DocCommentTable } from './openapi';
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
+import { trustedIdHeader } from './request-id';
 import type { TypeTable } from './source/types/table';
 import type { UploadLimits } from './uploads/limits';
 
@@ -24,7 +28,8 @@ export interface AppOptions {
   logger?: Logger;
   /**
    * The documentation pages (landing page, Swagger UI, ReDoc, `openapi.json`, `openapi.yaml`), served
-   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off.
+   * under `/docs` by default; `{ path: '/api-docs' }` moves them, `false` turns them off. Sugar for
+   * `app.register(docs(options))`, as `metrics`, `health` and `uploads` are for their plug-ins.
    */
   docs?: DocsOptions | false;
   /**
@@ -80,3 +85,30 @@ export interface AppOptions {
 }
 
 export type { RequestListener } from './core/listener';
+
+/** What an app is given, defaults applied and checked: its facts and the limits every request gets. */
+export interface AppSettings {
+  title: string;
+  version: string;
+  description: string | undefined;
+  bodyLimit: number;
+  jsonLimits: Readonly<JsonLimits>;
+  logger: Logger;
+  requestIdHeader: string | undefined;
+}
+
+/** {@link AppOptions}' own settings (the plug-ins' keys aside), with defaults; a limit that is not positive throws. */
+export function appSettings(options: AppOptions): AppSettings {
+  return {
+    title: options.title ?? 'trellis API',
+    version: options.version ?? '0.1.0',
+    description: options.description,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    jsonLimits: Object.freeze({
+      maxObjectKeys: positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_JSON_LIMITS.maxObjectKeys),
+      maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
+    }),
+    logger: options.logger ?? defaultLogger(),
+    requestIdHeader: trustedIdHeader(options.requestIdHeader),
+  };
+}

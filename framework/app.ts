@@ -1,47 +1,22 @@
-import type { AppOptions } from './app-options';
+import { AppCore, appInternals, exposeInternals, type AppInternals } from './app-core';
+import { appSettings, type AppOptions } from './app-options';
+import type { Class, Controller, ExceptionHandler, JsonLimits, Logger, MiddlewareLike, OpenAPIDocument, Plugin, Provider, Readiness, AppState, RouteInfo } from './app-types';
 import type { RequestListener } from './core/listener';
-import { settingsProvider } from './settings';
-import { Container } from './injection/container';
-import type { Provider } from './injection/provider';
-import { healthRouter, healthSettings, type Readiness } from './health';
-import { Lifecycle, type Built } from './lifecycle/lifecycle';
-import type { AppState } from './lifecycle/state';
-import { middlewareOf } from './router';
-import { ExceptionHandlers, type ExceptionHandler } from './exception-handlers';
-import type { Logger } from './core/logger';
-import { defaultLogger } from './logger';
-import { positiveLimit, TrellisError } from './framework-error';
-import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import type { Class } from './core/types';
-import { isMiddlewareClass, type MiddlewareLike } from './middleware';
-import { isRouterClass, Controller } from './router';
-import { collectRoutes, type RouteRecord } from './routing/collect';
-import type { RouteInfo } from './routing/route-info';
-import { RouteTable } from './routing/route-table';
-import { buildDispatcher } from './dispatch';
-import { docsPrefix, docsRouter } from './docs';
-import { createMetrics, type AppMetrics } from './metrics';
-import type { Registry } from 'prom-client';
-import type { DocCommentTable, OpenAPIDocument } from './openapi';
-import type { TypeTable } from './source/types/table';
+import * as builtin from './plugin/builtin';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
-import type { Response } from './response';
-import { AppListener } from './app-listener';
-import { resolveUploadLimits, type UploadLimits } from './uploads/limits';
-import { faviconRouter, staticMount, staticRouter, type StaticMount } from './static';
-import { TemplateEngine, type TemplateOptions } from './templates/engine';
-import { readRouteTypes } from './source/types/app-types';
-import { trustedIdHeader } from './request-id';
 
 export type { AppOptions } from './app-options';
 export type { RequestListener } from './core/listener';
+export { appInternals, type AppInternals };
 
 /**
- * The application: routers, services, middleware and exception handlers, served by `listen()` or `handler`.
+ * The application: routers, services, middleware, exception handlers and plug-ins, served by `listen()` or `handler`.
  * Everything is set up before it serves: after `start()`, `listen()`, reading `handler` or the first
  * request, the methods that add to it throw `TRELLIS_ERR_APP_STARTED`. `start()` builds every router,
- * middleware and service (dependencies first, awaiting async factories), runs their `onStartup()` hooks in
- * that order and compiles each route's pipeline once; `stop()` runs their `onShutdown()` hooks in reverse.
+ * middleware and service (dependencies first, awaiting async factories), runs the plug-ins' startup hooks, then
+ * the services' `onStartup()` hooks in that order, and compiles each route's pipeline once; `stop()` runs the
+ * shutdown hooks in reverse. The docs pages, health probes, metrics, static files, the favicon, templates and
+ * upload limits are plug-ins (`register`); the options and methods named after them are sugar for registering them.
  *
  * @example
  * ```ts
@@ -59,73 +34,34 @@ export class BaseRouter {
   /** `maxObjectKeys` and `maxJsonContainers`, checked. */
   readonly jsonLimits: Readonly<JsonLimits>;
   readonly logger: Logger;
-  readonly uploadLimits: Readonly<UploadLimits>;
-  readonly #container = new Container();
-  readonly #table = new RouteTable<RouteRecord>();
-  /** The routes in inclusion order, the docs pages' and health probes' last. */
-  readonly #routes: RouteRecord[] = [];
-  /** The framework's own routes (docs pages, health probes): kept after the ones added later. */
-  #builtInRoutes = 0;
-  readonly #middleware: MiddlewareLike[] = [];
-  readonly #exceptions: ExceptionHandlers;
-  #openapi: OpenAPIDocument | undefined;
-  #servesDocs = false;
-  #frozen = false;
-  readonly #life: Lifecycle;
-  /** The router classes included, which the app builds when it starts. */
-  readonly #routerClasses: Array<Class<Controller>> = [];
-  readonly #staticMounts: StaticMount[] = [];
-  #templates: TemplateEngine | undefined;
-  readonly #docComments: DocCommentTable | undefined;
-  /** What the routes' sources say of their return types and statuses: given, read when the app freezes, or none (`false`). */
-  #sourceTypes: TypeTable | false | undefined;
-  readonly #metrics: AppMetrics | undefined;
-  /** Serves the requests: `handler` is its listener. */
-  readonly #serving: AppListener;
-  /** The request header ids are taken from (`AppOptions.requestIdHeader`), if any. */
-  readonly #requestIdHeader: string | undefined;
+  readonly #core: AppCore;
 
   constructor(options: AppOptions = {}) {
-    this.title = options.title ?? 'trellis API';
-    this.version = options.version ?? '0.1.0';
-    this.description = options.description;
-    this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
-    this.jsonLimits = Object.freeze({
-      maxObjectKeys: positiveLimit('maxObjectKeys', options.maxObjectKeys ?? DEFAULT_JSON_LIMITS.maxObjectKeys),
-      maxJsonContainers: positiveLimit('maxJsonContainers', options.maxJsonContainers ?? DEFAULT_JSON_LIMITS.maxJsonContainers),
-    });
-    this.logger = options.logger ?? defaultLogger();
-    this.#requestIdHeader = trustedIdHeader(options.requestIdHeader);
-    this.#life = new Lifecycle(this.logger);
-    this.uploadLimits = resolveUploadLimits(options.uploads);
-    this.#exceptions = new ExceptionHandlers(this.logger);
-    this.#docComments = options.docComments;
-    this.#sourceTypes = options.sourceTypes;
-    this.#metrics = createMetrics(options.metrics);
-    this.#serving = new AppListener(this.logger, this.#metrics, () => this.start());
-    this.#serving.answers = (method, path) => this.#table.answers(method, path);
-    if (this.#metrics) {
-      this.#container.provide(this.#metrics.registry);
-      this.#include(this.#metrics.router);
-    }
-    const docs = docsPrefix(options.docs);
-    if (docs !== undefined) {
-      this.#servesDocs = true;
-      const { title, version, description } = this;
-      this.#include(docsRouter(docs, { title, version, description, openapi: () => this.openapi() }));
-    }
-    const health = healthSettings(options.health);
-    if (health) this.#includeHealth(health);
-    this.#builtInRoutes = this.#routes.length;
-    internals.set(this, {
-      container: this.#container,
-      consumers: () => this.#consumers(),
-      bind: (built) => this.#bind(built),
-      sourceTypes: () => this.#types(),
-      routes: () => this.#routes,
-    });
-    // A `@Settings` class nobody provided is its config section, read from the provided Config.
-    this.#container.autoProvide = settingsProvider;
+    const settings = appSettings(options);
+    ({ title: this.title, version: this.version, description: this.description } = settings);
+    ({ bodyLimit: this.bodyLimit, jsonLimits: this.jsonLimits, logger: this.logger } = settings);
+    this.#core = new AppCore(settings, this, options, () => this.start());
+    // The plug-ins AppOptions asks for: their routes stay after every route added later.
+    this.#core.trailing = true;
+    for (const plugin of builtin.defaultPlugins(options)) this.#core.register(plugin);
+    this.#core.trailing = false;
+    exposeInternals(this, this.#core);
+  }
+
+  /**
+   * Registers a plug-in: calls its `register(host)` now, which adds its routes, middleware, services, lifecycle
+   * hooks and OpenAPI contributions (see docs/reference/plugins.md). A second plug-in of one name is
+   * `TRELLIS_ERR_PLUGIN_DUPLICATE`; a `register` that throws is `TRELLIS_ERR_PLUGIN_REGISTER` naming the plug-in.
+   *
+   * @example
+   * ```ts
+   * app.provide(new Config(values)).register(auditLog());   // a plug-in reading its config section comes after Config
+   * ```
+   */
+  register(plugin: Plugin): this {
+    this.#core.assertSettingUp('register');
+    this.#core.register(plugin);
+    return this;
   }
 
   /**
@@ -140,9 +76,8 @@ export class BaseRouter {
    * ```
    */
   provide(...services: Array<Class | object | Provider>): this {
-    this.#assertSettingUp('provide');
-    // A `@Settings` class given as a service (exported from services/) is its section too, never `new`-built empty.
-    for (const service of services) this.#container.provide((typeof service === 'function' && settingsProvider(service as Class)) || service);
+    this.#core.assertSettingUp('provide');
+    this.#core.provide(services);
     return this;
   }
 
@@ -152,14 +87,18 @@ export class BaseRouter {
    * Duplicate routes fail here, naming both handlers.
    */
   includeRouter(router: Controller | Class<Controller>): this {
-    this.#assertSettingUp('includeRouter');
-    return this.#include(router, false);
+    this.#core.assertSettingUp('includeRouter');
+    this.#core.include(router, false);
+    return this;
   }
 
-  /** Adds middleware around every request, unmatched ones (404, 405) included. Runs in the order added. */
+  /**
+   * Adds middleware around every request, unmatched ones (404, 405) included. Runs in the order added, inside the
+   * plug-ins' middleware.
+   */
   addMiddleware(...middleware: MiddlewareLike[]): this {
-    this.#assertSettingUp('addMiddleware');
-    this.#middleware.push(...middleware);
+    this.#core.assertSettingUp('addMiddleware');
+    this.#core.middleware.push(...middleware);
     return this;
   }
 
@@ -172,8 +111,8 @@ export class BaseRouter {
    * ```
    */
   addExceptionHandler<E>(errorClass: Class<E>, handler: ExceptionHandler<E>): this {
-    this.#assertSettingUp('addExceptionHandler');
-    this.#exceptions.add(errorClass, handler);
+    this.#core.assertSettingUp('addExceptionHandler');
+    this.#core.exceptions.add(errorClass, handler);
     return this;
   }
 
@@ -181,6 +120,7 @@ export class BaseRouter {
    * Serves the files of `dir` under `urlPrefix` as routes (`GET {urlPrefix}/*`, listed in `app.routes`, out
    * of the OpenAPI document) with ETag, Range and HEAD. Dotfiles, `..` and encoded separators, and symlinks
    * leading out of `dir` are a JSON 404; the directory must exist now. Routers' own routes win over it.
+   * Sugar for `register(staticFiles(urlPrefix, dir))`.
    *
    * @example
    * ```ts
@@ -188,41 +128,37 @@ export class BaseRouter {
    * ```
    */
   mountStatic(urlPrefix: string, dir: string): this {
-    this.#assertSettingUp('mountStatic');
-    const mount = staticMount(urlPrefix, dir);
-    this.#include(staticRouter(mount));
-    this.#staticMounts.push(mount);
-    return this;
+    this.#core.assertSettingUp('mountStatic');
+    return this.register(builtin.staticFiles(urlPrefix, dir));
   }
 
-  /** The directories given to `mountStatic`, as absolute paths. */
-  get staticMounts(): readonly StaticMount[] {
-    return this.#staticMounts;
+  /** The directories given to `mountStatic` (or registered with `staticFiles`), as absolute paths. */
+  get staticMounts(): readonly builtin.StaticMount[] {
+    return builtin.staticMounts(this.#core.plugins.plugins);
   }
 
   /**
    * Sets the directory `render(name, context)` reads templates from (nunjucks, autoescaping on). Configured
-   * once, here; templates are compiled on first use and cached.
+   * once, here; templates are compiled on first use and cached. Sugar for `register(templates(dir, options))`.
    *
    * @example
    * ```ts
    * app.templates('templates', { filters: { upper: (s: string) => s.toUpperCase() } });
    * ```
    */
-  templates(dir: string, options: TemplateOptions = {}): this {
-    this.#assertSettingUp('templates');
-    this.#templates = new TemplateEngine(dir, options);
-    return this;
+  templates(dir: string, options: builtin.TemplateOptions = {}): this {
+    this.#core.assertSettingUp('templates');
+    return this.register(builtin.templates(dir, options));
   }
 
   /** The absolute templates directory, if `templates(dir)` was called. */
   get templatesDir(): string | undefined {
-    return this.#templates?.dir;
+    return builtin.templatesDir(this.#core.plugins.plugins);
   }
 
   /**
    * Serves `file` at `GET /favicon.ico` (a route out of the OpenAPI document) as `image/x-icon`, with an
-   * ETag and a day of caching; the file must exist now.
+   * ETag and a day of caching; the file must exist now. Sugar for `register(favicon(file))`.
    *
    * @example
    * ```ts
@@ -230,16 +166,21 @@ export class BaseRouter {
    * ```
    */
   favicon(file: string): this {
-    this.#assertSettingUp('favicon');
-    return this.#include(faviconRouter(file));
+    this.#core.assertSettingUp('favicon');
+    return this.register(builtin.favicon(file));
+  }
+
+  /** The multipart limits every request gets: `AppOptions.uploads` (the uploads plug-in) over the defaults. */
+  get uploadLimits(): Readonly<builtin.UploadLimits> {
+    return this.#core.uploadLimits();
   }
 
   /**
-   * Every endpoint the app serves: the routers', static files' and favicon's routes in the order they were
-   * added, then the docs pages' (unless `docs: false`) and the health probes' (with `health`).
+   * Every endpoint the app serves: the routers' and plug-ins' routes (static files, favicon...) in the order
+   * they were added, then those of the `AppOptions` plug-ins: metrics, docs pages (unless `docs: false`), health probes.
    */
   get routes(): readonly RouteInfo[] {
-    return this.#routes;
+    return this.#core.routes.records;
   }
 
   /**
@@ -250,8 +191,8 @@ export class BaseRouter {
    * request starts the app unless `start()` was awaited (health probes answer without waiting for it).
    */
   get handler(): RequestListener {
-    this.#freeze();
-    return this.#serving.listener;
+    this.#core.freeze();
+    return this.#core.serving.listener;
   }
 
   /**
@@ -264,8 +205,8 @@ export class BaseRouter {
    * const signups = new Counter({ name: 'signups_total', help: 'Accounts created', registers: [app.metrics!] });
    * ```
    */
-  get metrics(): Registry | undefined {
-    return this.#metrics?.registry;
+  get metrics(): builtin.Registry | undefined {
+    return builtin.metricsRegistry(this.#core.plugins.plugins);
   }
 
   /**
@@ -286,15 +227,16 @@ export class BaseRouter {
 
   /** Where the app is in its life: `'setting-up'`, `'starting'`, `'ready'`, `'draining'` or `'stopped'`. */
   get state(): AppState {
-    return this.#life.state;
+    return this.#core.life.state;
   }
 
   /**
    * Builds every router, middleware and service the app needs (and every provided service with lifecycle
-   * hooks), dependencies first, awaiting async factories; runs their `onStartup()` hooks in that order;
-   * compiles the pipelines. Runs once: later calls return the same promise. A hook that throws stops it:
-   * the hooks that ran get their `onShutdown()`, and it rejects with `TRELLIS_ERR_STARTUP_FAILED` naming the
-   * hook (its error as `cause`). Serving `handler` yourself, call it first; otherwise the first request does.
+   * hooks), dependencies first, awaiting async factories; runs the plug-ins' checks (`host.verify`), then their
+   * startup hooks, then the services' `onStartup()` hooks in that order; compiles the pipelines. Runs once: later
+   * calls return the same promise. A hook that throws stops it: the hooks that ran get their `onShutdown()`, and it
+   * rejects with `TRELLIS_ERR_STARTUP_FAILED` naming the hook (its error as `cause`). Serving `handler` yourself,
+   * call it first; otherwise the first request does.
    *
    * @example
    * ```ts
@@ -303,7 +245,7 @@ export class BaseRouter {
    * ```
    */
   start(): Promise<void> {
-    return this.#life.start(() => this.#build());
+    return this.#core.life.start(() => this.#core.build());
   }
 
   /**
@@ -311,14 +253,14 @@ export class BaseRouter {
    * requests, while requests keep being served. `closeGracefully()` calls it before it stops accepting.
    */
   drain(): void {
-    this.#life.drain();
+    this.#core.life.drain();
   }
 
   /**
-   * Runs the `onShutdown()` hooks of everything started, in reverse startup order, each logged; one that
-   * throws is logged and the next still runs. With `timeoutMs` (10 s by default), hooks still running then are
-   * abandoned and the rest skipped. Resolves `true` when every hook finished. Runs once; call it after
-   * requests drained.
+   * Runs the `onShutdown()` hooks of everything started, in reverse startup order (the services', then the
+   * plug-ins'), each logged; one that throws is logged and the next still runs. With `timeoutMs` (10 s by default),
+   * hooks still running then are abandoned and the rest skipped. Resolves `true` when every hook finished. Runs
+   * once; call it after requests drained.
    *
    * @example
    * ```ts
@@ -327,37 +269,23 @@ export class BaseRouter {
    * ```
    */
   stop(options: { timeoutMs?: number } = {}): Promise<boolean> {
-    return this.#life.stop(options.timeoutMs ?? 10_000);
+    return this.#core.life.stop(options.timeoutMs ?? 10_000);
   }
 
   /**
-   * Runs every `healthCheck()`, each within `timeoutMs`, at once: what `/readyz` answers from (which runs it one at
-   * a time and reuses its result for `health.checkInterval` ms). A check's change of state is logged.
+   * Runs every `healthCheck()` (the services' and the plug-ins'), each within `timeoutMs`, at once: what `/readyz`
+   * answers from (which runs it one at a time and reuses its result for `health.checkInterval` ms). A check's change
+   * of state is logged.
    */
   readiness(timeoutMs = 5_000): Promise<Readiness> {
-    return this.#life.readiness(timeoutMs);
-  }
-
-  // Builds routers, middleware and services, and the pipelines; they serve once the startup hooks ran.
-  async #build(): Promise<Built> {
-    const built = await this.#container.build(this.#freeze());
-    this.#bind(built);
-    // Middleware classes routers added in their constructors are known only now.
-    const late = this.#middlewareClasses().filter((cls) => !built.has(cls));
-    this.#container.check(late);
-    for (const [cls, instance] of await this.#container.build(late)) built.set(cls, instance);
-    const sourceTypes = this.#types();
-    // A document that cannot be built would fail at request time: refused here instead, before serving.
-    if (this.#servesDocs) (require('./openapi/schema-names') as typeof import('./openapi/schema-names')).assertSchemaNames(this.#routes);
-    const dispatcher = buildDispatcher({ table: this.#table, routes: this.#routes, middleware: this.#middleware, built, exceptions: this.#exceptions, logger: this.logger, sourceTypes });
-    const given = [...this.#routes.map((route) => route.instance), ...this.#middleware].filter((item) => typeof item === 'object');
-    return { targets: [...new Set([...this.#container.built, ...given])], serve: () => (this.#serving.dispatcher = dispatcher) };
+    return this.#core.life.readiness(timeoutMs);
   }
 
   /**
    * The OpenAPI 3.1 document of the routes, built on first call (reading handler doc comments from their
-   * source files, or the `docComments` option) and cached until another router is included or the app starts
-   * (middleware that routers add in their constructors, and the security it declares, is known from then on).
+   * source files, or the `docComments` option), changed by the plug-ins' contributions, and cached until another
+   * router is included or the app starts (middleware that routers add in their constructors, and the security it
+   * declares, is known from then on).
    *
    * @example
    * ```ts
@@ -365,106 +293,6 @@ export class BaseRouter {
    * ```
    */
   openapi(): OpenAPIDocument {
-    if (this.#openapi) return this.#openapi;
-    // Loaded on first use: the schema generator is not needed to serve routes.
-    const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
-    const { title, version, description } = this;
-    const exceptionStatus = (name: string) => this.#exceptions.answeredStatus(name);
-    const info = { title, version, description, middleware: this.#middleware };
-    return (this.#openapi = buildOpenAPI(info, this.#routes, this.#docComments, this.#types(), exceptionStatus));
+    return this.#core.openapi();
   }
-
-  #includeHealth(settings: NonNullable<ReturnType<typeof healthSettings>>): void {
-    const router = healthRouter(settings, this);
-    const records = this.#include(router).#routes.filter((route) => route.instance === router);
-    this.#serving.probe = (request) => {
-      const route = records.find((record) => record.path === request.path && (request.method === 'GET' || request.method === 'HEAD'));
-      return route && (route.instance as unknown as Record<string, () => Promise<Response>>)[route.handlerName as string]();
-    };
-  }
-
-  // `builtIn`: a router of the framework's own (docs, health, metrics, static files, favicon), not `includeRouter`'s.
-  #include(router: Controller | Class<Controller>, builtIn = true): this {
-    let records: RouteRecord[];
-    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
-    else if (isRouterClass(router)) {
-      this.#container.check([router as Class<Controller>]);
-      records = collectRoutes(router as Class<Controller>);
-    } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
-    if (builtIn) for (const record of records) record.builtIn = true;
-    for (const record of records) this.#table.add(record.method, record.path, record, record.label);
-    this.#routes.splice(this.#routes.length - this.#builtInRoutes, 0, ...records);
-    if (!(router instanceof Controller)) this.#routerClasses.push(router as Class<Controller>);
-    this.#openapi = undefined;
-    return this;
-  }
-
-  #assertSettingUp(method: string): void {
-    if (this.#frozen) throw new TrellisError('TRELLIS_ERR_APP_STARTED', method);
-  }
-
-  // Ends setting up, once: checks what was added since the routers (middleware classes, services with
-  // hooks), so wiring mistakes surface before anything is built. Returns what the app builds.
-  #freeze(): Class[] {
-    const consumers = this.#consumers();
-    if (this.#frozen) return consumers;
-    this.#container.check(consumers);
-    this.#frozen = true;
-    const { bodyLimit, uploadLimits, jsonLimits } = this;
-    const requestIdHeader = this.#requestIdHeader;
-    this.#serving.context = { bodyLimit, uploadLimits, jsonLimits, templates: this.#templates, logger: this.logger, requestIdHeader };
-    if (this.#sourceTypes === undefined) this.#sourceTypes = readRouteTypes(this.#routes) ?? false;
-    return consumers;
-  }
-
-  // The routes' types: read once when the app froze; before that (`openapi()` while setting up), from the
-  // routes so far, without keeping them (readRouteTypes caches by file content).
-  #types(): TypeTable | undefined {
-    if (this.#sourceTypes === false) return undefined;
-    return this.#sourceTypes ?? readRouteTypes(this.#routes);
-  }
-
-  // Routes of the routers just built are served by them, behind the middleware their constructors added.
-  #bind(built: ReadonlyMap<Class, unknown>): void {
-    for (const route of this.#routes) {
-      const instance = built.get(route.router) as Controller | undefined;
-      if (route.instance || !instance) continue;
-      route.instance = instance;
-      route.middleware = [...middlewareOf(instance), ...route.middleware];
-    }
-    // The routers' own middleware (and the schemes it declares) is known only now.
-    this.#openapi = undefined;
-  }
-
-  #consumers(): Class[] {
-    return [...this.#routerClasses, ...this.#middlewareClasses()];
-  }
-
-  #middlewareClasses(): Class[] {
-    const all = [...this.#middleware, ...this.#routes.flatMap((route) => route.middleware)];
-    return [...new Set(all.filter((like) => isMiddlewareClass(like)))] as Class[];
-  }
-}
-
-/** What `trellis/inspect` reads of an app: its container and what it builds. Not part of the public face. */
-export interface AppInternals {
-  container: Container;
-  consumers(): Class[];
-  /** Gives the routes of the routers in `built` their instance and middleware (as `start()` does). */
-  bind(built: ReadonlyMap<Class, unknown>): void;
-  /** What the routes' sources say (read when the app froze, or given): `methodTypes(table, route)` is a route's. */
-  sourceTypes(): TypeTable | undefined;
-  /** The routes included so far, the framework's own ones included. */
-  routes(): readonly RouteRecord[];
-}
-
-const internals = new WeakMap<BaseRouter, AppInternals>();
-
-/** The container of `app` and what it builds (for `trellis/inspect`'s dry start). */
-export function appInternals(app: BaseRouter): AppInternals {
-  return internals.get(app)!;
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'function' ? value.name || 'anonymous class' : String(value);
 }

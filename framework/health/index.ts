@@ -1,3 +1,4 @@
+export { health } from './plugin';
 export { healthRouter } from './routes';
 export type { Readiness, ReadinessSource } from './readiness';
 export { healthSettings } from './settings';

@@ -1,0 +1,62 @@
+import type { Class } from './core/types';
+import { TrellisError } from './framework-error';
+import type { Container } from './injection/container';
+import { isMiddlewareClass, type MiddlewareLike } from './middleware';
+import { Controller, isRouterClass, middlewareOf } from './router';
+import { collectRoutes, type RouteRecord } from './routing/collect';
+import { RouteTable } from './routing/route-table';
+
+/**
+ * An app's routes: the route table that matches requests, and the records in listing order (the default plug-ins'
+ * kept last, whatever is added after them), with the router classes the app builds when it starts.
+ */
+export class AppRoutes {
+  readonly table = new RouteTable<RouteRecord>();
+  /** In inclusion order, the trailing ones last. */
+  readonly records: RouteRecord[] = [];
+  /** The router classes included (not instances): built, with injection, when the app starts. */
+  readonly classes: Array<Class<Controller>> = [];
+  #trailing = 0;
+
+  /**
+   * Collects a router's routes and adds them to the table (a clash throws `TRELLIS_ERR_DUPLICATE_ROUTE` naming both
+   * handlers); a class's constructor parameters are checked by `container` first. `builtIn` marks a plug-in's routes,
+   * `trailing` keeps them after every route added later.
+   */
+  add(router: Controller | Class<Controller>, container: Container, { builtIn = false, trailing = false } = {}): RouteRecord[] {
+    let records: RouteRecord[];
+    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
+    else if (isRouterClass(router)) {
+      container.check([router as Class<Controller>]);
+      records = collectRoutes(router as Class<Controller>);
+    } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
+    if (builtIn) for (const record of records) record.builtIn = true;
+    for (const record of records) this.table.add(record.method, record.path, record, record.label);
+    if (trailing) {
+      this.records.push(...records);
+      this.#trailing += records.length;
+    } else this.records.splice(this.records.length - this.#trailing, 0, ...records);
+    if (!(router instanceof Controller)) this.classes.push(router as Class<Controller>);
+    return records;
+  }
+
+  /** Gives the routes of the routers just built their instance, behind the middleware their constructors added. */
+  bind(built: ReadonlyMap<Class, unknown>): void {
+    for (const route of this.records) {
+      const instance = built.get(route.router) as Controller | undefined;
+      if (route.instance || !instance) continue;
+      route.instance = instance;
+      route.middleware = [...middlewareOf(instance), ...route.middleware];
+    }
+  }
+
+  /** The middleware classes the app builds: `global` ones and those of the routes, each once. */
+  middlewareClasses(global: readonly MiddlewareLike[]): Class[] {
+    const all = [...global, ...this.records.flatMap((route) => route.middleware)];
+    return [...new Set(all.filter((like) => isMiddlewareClass(like)))] as Class[];
+  }
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'function' ? value.name || 'anonymous class' : String(value);
+}

@@ -1,0 +1,29 @@
+import type { Plugin } from '../plugin/plugin';
+import { docsPrefix, type DocsOptions } from './options';
+import { docsRouter } from './routes';
+
+/**
+ * The documentation pages as a plug-in: the landing page, Swagger UI, ReDoc, `openapi.json` and `openapi.yaml`
+ * under `path` (`/docs` by default), out of the OpenAPI document. The start is refused when the document could
+ * not be built (two DTO classes of one name), rather than a 500 on the first request for it. `AppOptions.docs`
+ * registers it for you (unless `false`).
+ *
+ * @example
+ * ```ts
+ * import { BaseRouter, docs } from 'trellis';
+ *
+ * const app = new BaseRouter({ docs: false }).register(docs({ path: '/api-docs' }));
+ * ```
+ */
+export function docs(options: DocsOptions = {}): Plugin {
+  const prefix = docsPrefix(options) as string;
+  return {
+    name: 'docs',
+    register(host) {
+      const { title, version, description } = host.app;
+      host.route(docsRouter(prefix, { title, version, description, openapi: () => host.app.openapi() }));
+      // Loaded here, on start: the schema generator is not needed to serve routes.
+      host.verify(() => (require('../openapi/schema-names') as typeof import('../openapi/schema-names')).assertSchemaNames(host.app.routes));
+    },
+  };
+}

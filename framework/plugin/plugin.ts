@@ -1,0 +1,143 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '../core/logger';
+import type { Class } from '../core/types';
+import type { Readiness } from '../health/readiness';
+import type { Provider } from '../injection/provider';
+import type { AppState } from '../lifecycle/state';
+import type { MiddlewareLike } from '../middleware';
+import type { OpenAPIDocument } from '../openapi/types';
+import type { Request } from '../request';
+import type { Controller } from '../router';
+import type { RouteInfo } from '../routing/route-info';
+import type { TemplateEngine } from '../templates/engine';
+import type { UploadLimits } from '../uploads/limits';
+
+/**
+ * A feature that adds itself to an app through {@link PluginHost}: routes, middleware, services, lifecycle hooks,
+ * OpenAPI contributions, its config.yaml section. The docs pages, health probes, metrics, static files, the
+ * favicon, templates and upload limits are plug-ins; so is yours. `app.register(plugin)` calls `register` once,
+ * at once, while the app is setting up; a second plug-in of the same `name` is refused.
+ *
+ * @example
+ * ```ts
+ * import { BaseRouter, type Plugin } from 'trellis';
+ *
+ * const poweredBy: Plugin = {
+ *   name: 'powered-by',
+ *   register(host) {
+ *     host.use(async (request, next) => {
+ *       const response = await next(request);
+ *       response.headers.set('x-powered-by', 'trellis');
+ *       return response;
+ *     });
+ *   },
+ * };
+ * const app = new BaseRouter().register(poweredBy);
+ * ```
+ */
+export interface Plugin {
+  /** Unique in one app (`docs`, `health`, `audit-log`): names the plug-in in errors, hooks and readiness checks. */
+  readonly name: string;
+  /** Adds the plug-in's parts through `host`. Synchronous: slow or async work goes in `host.onStartup`. */
+  register(host: PluginHost): void;
+}
+
+/** What a plug-in may read of the app it is registered on. */
+export interface PluginApp {
+  readonly title: string;
+  readonly version: string;
+  readonly description: string | undefined;
+  readonly logger: Logger;
+  /** `'setting-up'` while plug-ins register; see `AppState`. */
+  readonly state: AppState;
+  /** Every route of the app so far, the plug-ins' included. */
+  readonly routes: readonly RouteInfo[];
+  /** Runs every health check (services' `healthCheck()` and the plug-ins' `host.healthCheck`). */
+  readiness(timeoutMs?: number): Promise<Readiness>;
+  /** The app's OpenAPI document (cached; the plug-ins' contributions applied). */
+  openapi(): OpenAPIDocument;
+}
+
+/** How a plug-in's router is served. */
+export interface PluginRouteOptions {
+  /**
+   * Its routes answer before the app has started (while services are built and startup hooks run), as the health
+   * probes do: only a router instance whose handlers take no parameters, answering `GET` (and `HEAD`) at a fixed path.
+   */
+  beforeStart?: boolean;
+}
+
+/** What a plug-in may give every request: the engine `render()` uses, the multipart limits. */
+export interface PluginContext {
+  templates?: TemplateEngine;
+  uploadLimits?: Readonly<UploadLimits>;
+}
+
+/**
+ * Sees every request as it arrives, before routing and middleware (refused, unmatched and early answers too), with
+ * the Node response whose `finish`/`close` tell when it ends: what the metrics count. Keep it cheap.
+ */
+export type RequestObserver = (request: Request, res: ServerResponse) => void;
+
+/**
+ * The app as a plug-in sees it while registering (see docs/reference/plugins.md for the order guarantees). Every
+ * method throws `TRELLIS_ERR_PLUGIN_REGISTER` once `register` has returned: a plug-in adds its parts then, never later.
+ *
+ * @example
+ * ```ts
+ * const plugin: Plugin = {
+ *   name: 'clock',
+ *   register(host) {
+ *     host.provide(Clock);
+ *     host.onStartup(() => host.app.logger.info('clock ready'));
+ *     host.openapi((document) => void (document.info['x-clock'] = true));
+ *   },
+ * };
+ * ```
+ */
+export interface PluginHost {
+  readonly app: PluginApp;
+  /**
+   * Mounts a router (class or instance) as `includeRouter` does, marked `builtIn` (out of doctor's route counts).
+   * A route that clashes with another, the user's or a plug-in's, is `TRELLIS_ERR_DUPLICATE_ROUTE` naming both.
+   */
+  route(router: Controller | Class<Controller>, options?: PluginRouteOptions): void;
+  /** Middleware around every request, unmatched ones included: outside the app's own `addMiddleware` ones, in registration order. */
+  use(...middleware: MiddlewareLike[]): void;
+  /** Services for injection, as `app.provide`. */
+  provide(...services: Array<Class | object | Provider>): void;
+  /** The config section of a `@Settings(section)` class, checked, from the `Config` the app was given (provide it before registering). */
+  settings<T extends object>(cls: Class<T>): T;
+  /** Runs once when the app starts, after services are built, before the services' own `onStartup()` hooks. */
+  onStartup(hook: () => unknown): void;
+  /** Runs once when the app stops, after requests drained and the services' `onShutdown()`, in reverse registration order. */
+  onShutdown(hook: () => unknown): void;
+  /** A readiness check for `/readyz`, reported under the plug-in's name: throwing or returning `false` is not ready. */
+  healthCheck(check: () => unknown): void;
+  /** Runs when the app starts, once its routes are final, before any startup hook: what it throws refuses the start, as is. */
+  verify(check: () => void): void;
+  /** Changes the OpenAPI document each time it is built (security schemes, tags, servers), in registration order. */
+  openapi(contribute: (document: OpenAPIDocument) => void): void;
+  /** Gives every request's context a value (`render()`'s engine, multipart limits); one plug-in per key. */
+  requestContext(values: PluginContext): void;
+  /** See {@link RequestObserver}. */
+  observe(observer: RequestObserver): void;
+}
+
+/**
+ * Whether `value` is a plug-in: an object with a string `name` and a `register` function.
+ *
+ * @example
+ * ```ts
+ * isPlugin({ name: 'x', register() {} }); // true
+ * ```
+ */
+export function isPlugin(value: unknown): value is Plugin {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as Plugin).name === 'string' &&
+    (value as Plugin).name !== '' &&
+    typeof (value as Plugin).register === 'function'
+  );
+}

@@ -1,0 +1,184 @@
+import type { ServerResponse } from 'node:http';
+import { Config } from '../config';
+import { ConfigSectionError } from '../config-section';
+import type { Class } from '../core/types';
+import { TrellisError } from '../framework-error';
+import type { Provider } from '../injection/provider';
+import { HOOK_OWNER } from '../lifecycle/hooks';
+import type { MiddlewareLike } from '../middleware';
+import type { OpenAPIDocument } from '../openapi/types';
+import type { Request } from '../request';
+import type { Response } from '../response';
+import { Controller } from '../router';
+import type { RouteRecord } from '../routing/collect';
+import { settingsSectionOf } from '../settings';
+import { isPlugin, type Plugin, type PluginApp, type PluginContext, type PluginHost, type RequestObserver } from './plugin';
+
+/** What the app lends the plug-ins: its facts, and its own way to mount routers and provide services. */
+export interface PluginSurface {
+  readonly app: PluginApp;
+  /** Mounts a plug-in's router (builtIn) and returns its routes. */
+  include(router: Controller | Class<Controller>): RouteRecord[];
+  provide(services: Array<Class | object | Provider>): void;
+}
+
+/** A lifecycle target holding one hook of a plug-in, named by it (see `ownerName`). */
+interface PluginHook {
+  [HOOK_OWNER]: string;
+  onStartup?(): unknown;
+  onShutdown?(): unknown;
+  healthCheck?(): unknown;
+}
+
+/**
+ * The plug-ins of one app and what they gave it, in registration order: middleware, lifecycle targets, start-time
+ * checks, OpenAPI contributions, request-context values, early routes and request observers. The app reads these
+ * when it builds; `register` is the one way in.
+ */
+export class PluginRegistry {
+  readonly plugins: Plugin[] = [];
+  /** Middleware of the plug-ins, run outside the app's own. */
+  readonly middleware: MiddlewareLike[] = [];
+  /** Lifecycle targets, one per hook, in the order registered: what starts before the services. */
+  readonly targets: PluginHook[] = [];
+  readonly context: PluginContext = {};
+  readonly #verifiers: Array<() => void> = [];
+  readonly #contributors: Array<(document: OpenAPIDocument) => void> = [];
+  readonly #contextOwners = new Map<string, string>();
+  readonly #early: RouteRecord[] = [];
+  readonly #observers: RequestObserver[] = [];
+  #config: Config | undefined;
+
+  /** Calls `plugin.register` with a host over `surface`; what goes wrong is a coded error naming the plug-in. */
+  register(plugin: unknown, surface: PluginSurface): void {
+    if (!isPlugin(plugin)) throw new TrellisError('TRELLIS_ERR_NOT_A_PLUGIN', describe(plugin));
+    const { name } = plugin;
+    if (this.plugins.some((other) => other.name === name)) throw new TrellisError('TRELLIS_ERR_PLUGIN_DUPLICATE', name);
+    this.plugins.push(plugin);
+    let open = true;
+    const host = this.#host(name, surface, () => open);
+    try {
+      const result: unknown = plugin.register(host);
+      if (result instanceof Promise || typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+        Promise.resolve(result).catch(() => {});
+        throw misuse(name, 'register() returned a promise: it runs synchronously; do async work in host.onStartup()');
+      }
+    } catch (error) {
+      throw registerFailure(name, error);
+    } finally {
+      open = false;
+    }
+  }
+
+  /** Remembers the app's `Config` among provided services, for `host.settings()`. */
+  provided(services: ReadonlyArray<Class | object | Provider>): void {
+    for (const service of services) {
+      if (service instanceof Config) this.#config = service;
+      else if (isConfigValue(service)) this.#config = service.useValue;
+    }
+  }
+
+  /** Runs every `host.verify` check, in registration order. */
+  verify(): void {
+    for (const check of this.#verifiers) check();
+  }
+
+  /** Applies every `host.openapi` contribution to a newly built document. */
+  contribute(document: OpenAPIDocument): OpenAPIDocument {
+    for (const contribute of this.#contributors) contribute(document);
+    return document;
+  }
+
+  /** The answer of a `beforeStart` route to `request`, or undefined (see `AppListener.probe`). */
+  probe(request: Request): Promise<Response> | undefined {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    const route = this.#early.find((record) => record.path === request.path);
+    if (!route) return undefined;
+    return Promise.resolve((route.instance as unknown as Record<string | symbol, () => Response | Promise<Response>>)[route.handlerName]());
+  }
+
+  /** Whether a plug-in mounted routes that answer before the start. */
+  get answersEarly(): boolean {
+    return this.#early.length > 0;
+  }
+
+  /** One function calling every `host.observe` observer, or undefined when there is none. */
+  observer(): RequestObserver | undefined {
+    const observers = [...this.#observers];
+    if (observers.length < 2) return observers[0];
+    return (request: Request, res: ServerResponse) => {
+      for (const observe of observers) observe(request, res);
+    };
+  }
+
+  #host(name: string, surface: PluginSurface, isOpen: () => boolean): PluginHost {
+    const open = () => {
+      if (!isOpen()) throw misuse(name, 'it used its host after register() returned');
+    };
+    const hook = (part: Omit<PluginHook, typeof HOOK_OWNER>) => this.targets.push({ [HOOK_OWNER]: name, ...part });
+    return {
+      app: surface.app,
+      route: (router, options = {}) => {
+        open();
+        if (options.beforeStart && !(router instanceof Controller)) throw misuse(name, 'a beforeStart router must be an instance (nothing is injected before the start)');
+        const records = surface.include(router);
+        if (options.beforeStart) this.#early.push(...records);
+      },
+      use: (...middleware) => {
+        open();
+        this.middleware.push(...middleware);
+      },
+      provide: (...services) => {
+        open();
+        this.provided(services);
+        surface.provide(services);
+      },
+      settings: <T extends object>(cls: Class<T>): T => {
+        open();
+        const section = settingsSectionOf(cls);
+        if (section === undefined) throw misuse(name, `settings(${describe(cls)}): the class has no @Settings(section)`);
+        return (this.#config ?? new Config({})).section(section, cls);
+      },
+      onStartup: (onStartup) => void (open(), hook({ onStartup })),
+      onShutdown: (onShutdown) => void (open(), hook({ onShutdown })),
+      healthCheck: (healthCheck) => void (open(), hook({ healthCheck })),
+      verify: (check) => void (open(), this.#verifiers.push(check)),
+      openapi: (contribute) => void (open(), this.#contributors.push(contribute)),
+      observe: (observer) => void (open(), this.#observers.push(observer)),
+      requestContext: (values) => {
+        open();
+        for (const key of Object.keys(values) as Array<keyof PluginContext>) {
+          const owner = this.#contextOwners.get(key);
+          if (owner !== undefined) throw misuse(name, `the request context's ${key} is set by plug-in ${owner} already`);
+          this.#contextOwners.set(key, name);
+          (this.context as Record<string, unknown>)[key] = values[key];
+        }
+      },
+    };
+  }
+}
+
+function misuse(plugin: string, reason: string): TrellisError {
+  return new TrellisError('TRELLIS_ERR_PLUGIN_REGISTER', plugin, reason);
+}
+
+// A config section that does not fit stays itself, so `trellis run` and `doctor` point at its line in config.yaml.
+function registerFailure(plugin: string, error: unknown): unknown {
+  if (error instanceof ConfigSectionError || (error instanceof TrellisError && ['TRELLIS_ERR_PLUGIN_REGISTER', 'TRELLIS_ERR_CONFIG_VALUE'].includes(error.code))) {
+    return error;
+  }
+  const failure = misuse(plugin, error instanceof Error ? error.message.split('\n')[0] : String(error));
+  (failure as Error & { cause?: unknown }).cause = error;
+  return failure;
+}
+
+function isConfigValue(service: unknown): service is { provide: typeof Config; useValue: Config } {
+  const provider = service as { provide?: unknown; useValue?: unknown };
+  return provider !== null && typeof provider === 'object' && provider.provide === Config && provider.useValue instanceof Config;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'function') return value.name || 'anonymous class';
+  if (typeof value === 'object' && value !== null) return `an object (${Object.keys(value).join(', ') || 'no keys'})`;
+  return String(value);
+}
