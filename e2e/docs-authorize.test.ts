@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { BaseRouter, bearerAuth, Get, JSONResponse, Middleware, router, serverUrl, Use, type CallNext, type Request, type Server } from '../framework/index';
+import { BaseRouter, Get, JSONResponse, Middleware, router, serverUrl, Use, type CallNext, type Request } from '../framework/index';
+import { bearerAuth } from '../framework/security';
+import type { Server } from 'node:http';
 import { launchChromium } from './support/chromium';
 
 const TOKEN = 'e2e-admin-token';

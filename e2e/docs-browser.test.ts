@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { Browser, Page } from 'playwright-core';
-import { BaseRouter, Delete, Get, HTTPException, Post, router, serverUrl, type Server } from '../framework/index';
+import { BaseRouter, Delete, Get, HTTPException, Post, router, serverUrl } from '../framework/index';
+import type { Server } from 'node:http';
 import { Body, Int, Path, Query, UploadedFile } from '../framework/param';
 import { launchChromium } from './support/chromium';
 

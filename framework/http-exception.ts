@@ -34,7 +34,14 @@ export function defaultMessage(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
 }
 
-/** Detail of one failed check in a 422 response. */
+/**
+ * Detail of one failed check in a 422 response.
+ *
+ * @example
+ * ```ts
+ * const detail: ValidationDetail = { location: 'query', field: 'limit', message: 'limit must not be greater than 100' };
+ * ```
+ */
 export interface ValidationDetail {
   location: 'path' | 'query' | 'header' | 'body';
   field: string;

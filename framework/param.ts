@@ -1,5 +1,6 @@
 /**
- * Parameter decorators: where a handler argument comes from.
+ * Parameter decorators: where a handler argument comes from; and the 422 their validation answers with,
+ * `RequestValidationError`, which a handler may throw for a check of its own.
  *
  * @example
  * ```ts
@@ -12,3 +13,5 @@
 export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/parameter';
 export type { PathOptions, ValueOptions, BodyOptions } from './decorators/parameter';
 export type { ValueConstraints } from './core/value-constraints';
+export { RequestValidationError } from './http-exception';
+export type { ValidationDetail } from './http-exception';

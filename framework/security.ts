@@ -1,4 +1,18 @@
 /**
+ * trellis/security: how a middleware tells the OpenAPI document which credentials it checks, as FastAPI's
+ * `fastapi.security` does: `bearerAuth()`, `apiKeyHeader(name)`, `basicAuth()` or a plain Security Scheme Object.
+ *
+ * @example
+ * ```ts
+ * import { bearerAuth } from 'trellis/security';
+ *
+ * class RequireToken extends Middleware {
+ *   static readonly security = bearerAuth({ bearerFormat: 'JWT' });
+ * }
+ * ```
+ */
+
+/**
  * How a middleware says which credentials it checks, for the OpenAPI document: an OpenAPI Security Scheme Object
  * plus `schemeName`, its key in `components.securitySchemes` and in the operations' `security`. A middleware
  * declares it as a static property (read from the class, never built for it); routes behind that middleware

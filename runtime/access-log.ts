@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestListener } from '../framework/index';
+import type { RequestListener } from '../framework/internal';
 import type { RunLog } from './run-log';
 
 const START = Symbol('trellis.start');

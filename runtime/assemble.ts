@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type Controller } from '../framework/index';
+import { BaseRouter, Config, type Middleware } from '../framework/index';
+import { TrellisError, type Class, type Controller } from '../framework/inspect';
+import type { Logger } from '../framework/internal';
 import { declarationOf, handlerOf } from '../framework/inspect';
 import { CONFIG_FILE } from './config';
-import { configValueProblem } from './config-value';
-import type { Discovery, Found } from './discover';
+import { configValueProblem, configValueProblems } from './config-value';
+import type { Discovery, Found, FoundPlugin } from './discover';
 import type { Problem } from './problem';
 import type { Project } from './project';
 import { describeLoadError } from './load-error';
@@ -76,6 +78,39 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
   app.provide(...discovery.services.map((service) => service.cls));
   app.addMiddleware(...middleware);
   return app;
+}
+
+/**
+ * Registers the plug-ins of the project's `plugins/` on its app (after `createApp`: `Config` and the services are
+ * provided, so a plug-in reads its config.yaml section with `host.settings(...)`), in discovery order, stopping at the
+ * first that fails: a section that does not fit is a problem at its line in config.yaml (one per failing setting),
+ * anything else a problem at the plug-in's file.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(project, discovery, middleware);
+ * const problems = registerPlugins(app, discovery, project);
+ * ```
+ */
+export function registerPlugins(app: BaseRouter, discovery: Discovery, project: Pick<Project, 'dir' | 'config'>): Problem[] {
+  for (const found of discovery.plugins ?? []) {
+    try {
+      app.register(found.plugin);
+    } catch (error) {
+      const located = configValueProblems(project.config, error);
+      return located.length ? located : [pluginProblem(found, project.dir, error)];
+    }
+  }
+  return [];
+}
+
+// A framework error at the plug-in's file (its first line: a plug-in is a value, not a class to find); what the
+// plug-in's own code threw, where it threw.
+function pluginProblem(found: FoundPlugin, projectDir: string, error: unknown): Problem {
+  const cause = error instanceof TrellisError ? (error as Error & { cause?: unknown }).cause : undefined;
+  const thrown = describeLoadError(cause ?? error, found.file, projectDir);
+  const message = error instanceof Error ? error.message : String(error);
+  return { file: thrown.file || found.file, line: thrown.line, message, ...(error instanceof TrellisError && { code: error.code }) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, writeCacheEntry } from '../framework/inspect';
+import { cacheDir, writeCacheEntry } from '../framework/internal';
 import { createConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
 
 // Bumped when what a snapshot holds, or how it is read, changes: older entries are then never read.

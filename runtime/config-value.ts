@@ -1,4 +1,6 @@
-import { Config, ConfigSectionError, ConfigValueError, TrellisError, type Class } from '../framework/index';
+import { Config } from '../framework/index';
+import { ConfigSectionError, ConfigValueError } from '../framework/internal';
+import { TrellisError, type Class } from '../framework/inspect';
 import { settingsSectionOf } from '../framework/inspect';
 import { CONFIG_FILE, type LoadedConfig } from './config';
 import type { Problem } from './problem';

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
-import { closeGracefully, type Server } from '../framework/index';
+import { closeGracefully } from '../framework/index';
+import type { Server } from '../framework/internal';
 import { messages } from './messages';
 import type { RunLog } from './run-log';
 

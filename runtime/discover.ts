@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import type { Class, Controller, DocCommentTable, Middleware, TypeTable } from '../framework/index';
+import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
+import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
+import type { Plugin } from '../framework/index';
+import { isPlugin } from '../framework/inspect';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';
@@ -22,13 +25,25 @@ export interface FoundMiddleware {
   main: Class<Middleware> | undefined;
 }
 
-/** What a project's `services/`, `middleware/` and `routers/` hold, as `trellis run` serves it. */
+/** A plug-in a module of `plugins/` exports. */
+export interface FoundPlugin {
+  plugin: Plugin;
+  /** Relative to the project, with `/`. */
+  file: string;
+}
+
+/** What a project's `services/`, `middleware/`, `plugins/` and `routers/` hold, as `trellis run` serves it. */
 export interface Discovery {
   routers: Array<Found<Controller>>;
   /** Other classes exported from `routers/` (DTOs, response models), for `doctor`. */
   models: Found[];
   services: Found[];
   middleware: FoundMiddleware[];
+  /**
+   * The plug-ins `plugins/` exports, by file path then export order: registered after the services, before the
+   * routers. Absent from a build's manifest (a built project registers none).
+   */
+  plugins?: FoundPlugin[];
   /** Files that threw while loading, in load order. */
   failures: Problem[];
   /** The routers' doc comments, precomputed by `trellis build`; undefined when the docs read the source files. */
@@ -38,14 +53,15 @@ export interface Discovery {
 }
 
 /**
- * Loads every source file of `services/`, `middleware/` and `routers/` (in that order) and sorts their
- * exported classes: every class of `services/` is a service, every `Middleware` subclass of `middleware/`
- * a middleware, every `router(...)` subclass of `routers/` a router (except one that another discovered
- * router extends: that one is a base class).
+ * Loads every source file of `services/`, `middleware/`, `plugins/` and `routers/` (in that order) and sorts their
+ * exports: every class of `services/` is a service, every `Middleware` subclass of `middleware/` a middleware, every
+ * plug-in object of `plugins/` a plug-in (a file that exports none is a failure: `export default auditLog()`, not
+ * the factory), every `router(...)` subclass of `routers/` a router (except one that another discovered router
+ * extends: that one is a base class).
  *
  * @example
  * ```ts
- * const { routers, services, middleware, failures } = discover('/home/me/demo');
+ * const { routers, services, middleware, plugins, failures } = discover('/home/me/demo');
  * ```
  */
 export function discover(dir: string): Discovery {
@@ -75,6 +91,13 @@ export function discover(dir: string): Discovery {
     middleware.push({ name: moduleName(file, 'middleware'), file, classes, main: byDefault ?? (classes.length === 1 ? classes[0] : undefined) });
   }
 
+  const plugins: FoundPlugin[] = [];
+  for (const { file, exports } of load('plugins')) {
+    const found = unique(Object.values(exports).filter(isPlugin));
+    if (!found.length) failures.push({ file, line: 1, message: `${file} exports no plug-in (an object with a name and register(host)): export one, e.g. export default auditLog()`, code: 'TRELLIS_ERR_NOT_A_PLUGIN' });
+    for (const plugin of found) plugins.push({ plugin, file });
+  }
+
   const candidates: Array<Found<Controller>> = [];
   const models: Found[] = [];
   for (const { file, exports } of load('routers')) {
@@ -85,7 +108,7 @@ export function discover(dir: string): Discovery {
   }
   const routers = candidates.filter(({ cls }) => !candidates.some((other) => other.cls.prototype instanceof cls));
 
-  return { routers, models, services, middleware, failures };
+  return { routers, models, services, middleware, plugins, failures };
 }
 
 /** A module's exports by name; a module that is itself a function (`module.exports = class ...`) is `default`. */

@@ -1,9 +1,12 @@
 /**
- * trellis/runtime: what serves a trellis project (a folder with `config.yaml`, `routers/`, `services/`,
- * `middleware/`) in production and under `trellis run`: opening the project, discovering its classes,
- * assembling the app, listening, the banner, the access log, graceful shutdown and crash handling.
- * It depends on the framework only, never on the CLI or a TypeScript compiler (when `typescript` is installed, the
- * framework reads declarations with its parser to give the lines of the problems it reports).
+ * trellis/runtime: what a production start needs. `serve` opens a trellis project (a folder with `config.yaml`,
+ * `routers/`, `services/`, `middleware/`), assembles the app and serves it with the banner, the access log, graceful
+ * shutdown and crash handling; `runBuild`/`prepareBuild` are what a built app's `node dist/main.js` calls;
+ * `ProjectError` is what a project that cannot start throws; `createLogger` makes the logger the app logs
+ * through. It depends on the framework only, never on the CLI or a TypeScript compiler (when `typescript` is
+ * installed, the framework reads declarations with its parser to give the lines of the problems it reports).
+ * What trellis-cli alone uses (discovery, the build manifest, config snapshots, problem formatting) is in
+ * `trellis/internal`, which is not part of the public face (docs/reference/entry-points.md).
  *
  * @example
  * ```ts
@@ -18,35 +21,9 @@
 // First, before the framework loads class-validator: libphonenumber-js then loads on the first phone number checked.
 import './deferred-phone-numbers';
 export { serve } from './serve';
+export type { ServeOptions } from './serve';
 export { prepareBuild, runBuild } from './run-build';
 export type { RunBuildOptions } from './run-build';
-export { loadBuild, loadBuildModules } from './load-build';
-export { shareModules } from './shared-modules';
-export type { SharedModules } from './shared-modules';
-export { createManifest, readManifest, MANIFEST_FILE, MANIFEST_FORMAT } from './manifest';
-export type { BuildManifest, ManifestModule, ManifestMiddleware } from './manifest';
-export { createConfigSnapshot, readConfigSnapshot } from './config-snapshot';
-export type { ConfigSnapshot } from './config-snapshot';
-export type { ServeOptions, ListeningMessage } from './serve';
-export type { StopMessage } from './shutdown';
 export { ProjectError } from './project-error';
-export { messages as runtimeMessages } from './messages';
-export { loadProject, startProject } from './load';
-export type { LoadedProject } from './load';
-export { openProject, configProblems, projectPath } from './project';
-export type { OpenOptions, Project } from './project';
-export { CONFIG_FILE } from './config';
-export { addressFromEnvironment, DOTENV_FILE, loadDotEnv } from './environment';
-export type { Environment } from './env-lookup';
-export type { LoadedConfig } from './config';
-export { hostCheck, portCheck } from './config-schema';
-export type { ProjectSettings } from './config-schema';
-export { formatProblem } from './problem';
-export type { Problem } from './problem';
-export { discover } from './discover';
-export { sourceFiles } from './source-files';
-export type { Discovery, Found, FoundMiddleware } from './discover';
-export { createApp, globalMiddleware, includeRouter } from './assemble';
-export type { AppOverrides } from './assemble';
-export { mountAssets } from './assets';
-export { configValueProblem, configValueProblems, settingsProblems } from './config-value';
+export { createLogger } from '../framework/internal';
+export type { Logger, LoggerOptions } from '../framework/internal';

@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { Class, Controller, DocCommentTable, Middleware, TypeTable } from '../framework/index';
+import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
+import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';

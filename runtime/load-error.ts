@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { TrellisError } from '../framework/index';
+import { TrellisError } from '../framework/inspect';
 import { declarationOf, importsOf, stackLocations } from '../framework/inspect';
 import type { Problem } from './problem';
 

@@ -1,7 +1,8 @@
-import { TrellisError, type BaseRouter } from '../framework/index';
+import { TrellisError } from '../framework/inspect';
+import type { BaseRouter } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
-import { createApp, globalMiddleware, includeRouter, type AppOverrides } from './assemble';
+import { createApp, globalMiddleware, includeRouter, registerPlugins, type AppOverrides } from './assemble';
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
 import { discover, type Discovery } from './discover';
@@ -42,7 +43,7 @@ export function stopAt(project: Project, problems: Problem[]): void {
 
 /**
  * The app of a project whose classes are found (from its source files, or from a build's manifest): global
- * middleware, services, routers and assets, checked, and the address to listen on; the first problem stops it.
+ * middleware, services, plug-ins, routers and assets, checked, and the address to listen on; the first problem stops it.
  */
 export function assembleProject(project: Project, discovery: Discovery, overrides: AppOverrides = {}): LoadedProject {
   const stop = (problems: Problem[]) => stopAt(project, problems);
@@ -56,6 +57,7 @@ export function assembleProject(project: Project, discovery: Discovery, override
   const middleware = globalMiddleware(project, discovery);
   stop(middleware.problems);
   const app = createApp(project, discovery, middleware.classes, { ...overrides, ...address });
+  stop(registerPlugins(app, discovery, project));
   for (const router of discovery.routers) {
     const problem = includeRouter(app, router, project);
     if (problem) stop([problem]);

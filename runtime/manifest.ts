@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClassDocs, TypeTable } from '../framework/index';
+import type { ClassDocs, TypeTable } from '../framework/inspect';
 import { CONFIG_FILE } from './config';
 import type { ConfigSnapshot } from './config-snapshot';
 import { exportsOf, type Discovery, type Found } from './discover';

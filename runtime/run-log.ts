@@ -1,4 +1,4 @@
-import { createLogger, deferredLogger, type Logger } from '../framework/index';
+import { createLogger, deferredLogger, type Logger } from '../framework/internal';
 import { BatchedDestination } from './log-destination';
 
 // What a JSON string needs escaped (pino's rule); anything else is written between quotes as it is.

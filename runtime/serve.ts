@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { listen, type RequestListener, type Server } from '../framework/index';
+import { listen } from '../framework/index';
+import type { RequestListener, Server } from '../framework/internal';
 import { ProjectError } from './project-error';
 import type { ProjectSettings } from './config-schema';
 import { messages } from './messages';

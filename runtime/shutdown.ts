@@ -1,4 +1,5 @@
-import { closeGracefully, type Server, type Stoppable } from '../framework/index';
+import { closeGracefully } from '../framework/index';
+import type { Server, Stoppable } from '../framework/internal';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import type { RunLog } from './run-log';

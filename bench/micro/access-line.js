@@ -10,7 +10,7 @@
 require('../../register.js');
 const fs = require('node:fs');
 const pino = require('pino');
-const { createLogger } = require('../../framework/index');
+const { createLogger } = require('../../framework/logger');
 const { BatchedDestination } = require('../../runtime/log-destination');
 const { RunLog } = require('../../runtime/run-log');
 

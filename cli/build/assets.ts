@@ -1,6 +1,6 @@
 import { cpSync, existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { CONFIG_FILE, projectPath, type Project } from 'trellis/runtime';
+import { CONFIG_FILE, projectPath, type Project } from 'trellis/internal';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 

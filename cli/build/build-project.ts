@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from 'trellis/package.json';
-import { CONFIG_FILE, createConfigSnapshot, createManifest, discover, formatProblem, MANIFEST_FILE, openProject, sourceFiles } from 'trellis/runtime';
-import type { TypeTable } from 'trellis';
-import { precompileResponseShapes } from 'trellis/inspect';
+import { CONFIG_FILE, createConfigSnapshot, createManifest, discover, formatProblem, MANIFEST_FILE, openProject, precompileResponseShapes, sourceFiles } from 'trellis/internal';
+import type { TypeTable } from 'trellis/inspect';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { copyAssets } from './assets';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parseDocComments, type ClassDocs } from 'trellis';
+import { parseDocComments, type ClassDocs } from 'trellis/inspect';
 import type { CompiledFile } from './compile';
 
 /**

@@ -1,6 +1,5 @@
 import { join, relative, sep } from 'node:path';
-import type { TypeTable } from 'trellis';
-import { readSourceTypes } from 'trellis/inspect';
+import { readSourceTypes, type TypeTable } from 'trellis/inspect';
 import type { CompiledFile } from './compile';
 
 /**

@@ -30,8 +30,9 @@ export function registerRun(program: Command): void {
       // the package's runtime bundle when it has one.
       (await import('../project/runtime-bundle')).useRuntimeBundle();
       const runtime = await import('trellis/runtime');
-      const host = flags.host === undefined ? undefined : parseHost(runtime, flags.host);
-      const port = flags.port === undefined ? undefined : parsePort(runtime, flags.port);
+      const checks = await import('trellis/internal');
+      const host = flags.host === undefined ? undefined : parseHost(checks, flags.host);
+      const port = flags.port === undefined ? undefined : parsePort(checks, flags.port);
       const workers = parseWorkers(flags.workers ?? '1');
       const { accessLog } = flags;
       if (flags.reload) return (await import('../project/reload')).superviseReload(path, { host, port, workers, accessLog });
@@ -40,15 +41,15 @@ export function registerRun(program: Command): void {
     });
 }
 
-type Runtime = typeof import('trellis/runtime');
+type Checks = typeof import('trellis/internal');
 
-function parsePort({ portCheck }: Runtime, text: string): number {
+function parsePort({ portCheck }: Checks, text: string): number {
   const port = /^\d+$/.test(text) ? Number(text) : NaN;
   if (portCheck(port)) throw new CliError(messages.run.badPort(text));
   return port;
 }
 
-function parseHost({ hostCheck }: Runtime, text: string): string {
+function parseHost({ hostCheck }: Checks, text: string): string {
   if (hostCheck(text)) throw new CliError(messages.run.badHost(text));
   return text;
 }

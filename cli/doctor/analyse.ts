@@ -1,6 +1,8 @@
-import { createLogger, type BaseRouter, type Class, type Middleware, type TrellisError } from 'trellis';
+import { createLogger } from 'trellis/runtime';
+import type { BaseRouter, Middleware } from 'trellis';
+import type { Class, TrellisError } from 'trellis/inspect';
 import { dryStart, inspectApp, responseShapeProblems, type InspectedRoute } from 'trellis/inspect';
-import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from 'trellis/runtime';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from 'trellis/internal';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';

@@ -1,4 +1,4 @@
-import type { Problem } from 'trellis/runtime';
+import type { Problem } from 'trellis/internal';
 
 export type Severity = 'error' | 'warning';
 

@@ -1,7 +1,9 @@
 import { join, relative, sep } from 'node:path';
-import { createLogger, type BaseRouter, type Controller } from 'trellis';
+import { createLogger } from 'trellis/runtime';
+import type { BaseRouter } from 'trellis';
+import type { Controller } from 'trellis/inspect';
 import { declarationOf, inspectApp, type InspectedRoute } from 'trellis/inspect';
-import { createApp, includeRouter, type Discovery, type Found, type Project } from 'trellis/runtime';
+import { createApp, includeRouter, type Discovery, type Found, type Project } from 'trellis/internal';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { packageRoot } from '../../generators/paths';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { openProject } from 'trellis/runtime';
+import { openProject } from 'trellis/internal';
 
 const REGISTER = join(packageRoot, 'register.js');
 const TEST_FILE = /\.test\.(ts|js)$/;

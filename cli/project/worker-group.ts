@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { ListeningMessage, StopMessage } from 'trellis/runtime';
+import type { ListeningMessage, StopMessage } from 'trellis/internal';
 import { messages } from '../messages';
 import { RestartBackoff } from './restart-backoff';
 

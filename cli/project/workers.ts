@@ -2,17 +2,8 @@ import cluster from 'node:cluster';
 import { createServer, type AddressInfo } from 'node:net';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import {
-  addressFromEnvironment,
-  configProblems,
-  formatProblem,
-  openProject,
-  ProjectError,
-  runtimeMessages,
-  serve,
-  type Project,
-  type ServeOptions,
-} from 'trellis/runtime';
+import { addressFromEnvironment, configProblems, formatProblem, openProject, runtimeMessages, type Project } from 'trellis/internal';
+import { ProjectError, serve, type ServeOptions } from 'trellis/runtime';
 import { WorkerGroup, type FailedMessage } from './worker-group';
 
 /** The flags of `trellis run` a cluster passes to its workers. */

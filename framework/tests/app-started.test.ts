@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, Injectable, Middleware, router, TrellisError, type CallNext, type Request } from '../index';
+import { BaseRouter, Get, Injectable, Middleware, router, type CallNext, type Request } from '../index';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 
 class Ping extends router('/ping') {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, Middleware, Post, Request, router, type CallNext, type Server } from '../index';
+import { BaseRouter, Get, Middleware, Post, Request, router, type CallNext } from '../index';
+import type { Server } from '../server';
 import { Req } from '../param';
 
 // The body reader (pipeline/read-body.ts) over a real socket: what arrives split, late, short, or too long.

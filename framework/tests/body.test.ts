@@ -5,7 +5,8 @@ import {
   ArrayMaxSize, IsBoolean, IsEmail, IsInt, IsOptional, IsString, Length, Min, Validate, ValidateNested, ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { BaseRouter, Post, Put, router, TrellisError } from '../index';
+import { BaseRouter, Post, Put, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { Body, Int, Path } from '../param';
 import { TestClient } from '../testing';
 

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Min, ValidateNested } from 'class-validator';
-import { Config, ConfigSectionError, ConfigValueError, Settings, TrellisError, type ConfigProblem } from '../index';
+import { Config, Settings } from '../index';
+import { ConfigSectionError, type ConfigProblem } from '../config-section';
+import { ConfigValueError } from '../config';
+import { TrellisError } from '../framework-error';
 import { settingsSectionOf } from '../inspect';
 import { settingsProvider } from '../settings';
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Config, ConfigValueError, TrellisError } from '../index';
+import { Config } from '../index';
+import { ConfigValueError } from '../config';
+import { TrellisError } from '../framework-error';
 
 describe('Config.string', () => {
   it('returns a non-empty string, and the fallback only when the setting is absent', () => {

@@ -2,20 +2,9 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import {
-  BaseRouter,
-  FileResponse,
-  Get,
-  JSONResponse,
-  Middleware,
-  Post,
-  Response,
-  router,
-  TrellisError,
-  type CallNext,
-  type CookieOptions,
-  type Request,
-} from '../index';
+import { BaseRouter, FileResponse, Get, JSONResponse, Middleware, Post, Response, router, type CallNext, type Request } from '../index';
+import { TrellisError } from '../framework-error';
+import type { CookieOptions } from '../cookies';
 import { Req } from '../param';
 import { capturedLog, silentLogger } from './fixtures/captured-log';
 import { TestClient } from '../testing';

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import express from 'express';
-import { BaseRouter, bearerAuth, Get, JSONResponse, Middleware, router, Use, type CallNext, type Request } from '../index';
+import { BaseRouter, Get, JSONResponse, Middleware, router, Use, type CallNext, type Request } from '../index';
+import { bearerAuth } from '../security';
 
 class RequireToken extends Middleware {
   static readonly security = bearerAuth();

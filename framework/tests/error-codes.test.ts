@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { detailNames } from '../framework-error';
-import { ERROR_CODES, TrellisError, type ErrorCode } from '../index';
+import { ERROR_CODES, TrellisError, type ErrorCode } from '../framework-error';
 
 it('documents every framework error code in docs/reference/errors.md with its details, and no other', () => {
   const page = readFileSync(join(__dirname, '..', '..', 'docs', 'reference', 'errors.md'), 'utf8');

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, router, TrellisError } from '../index';
+import { BaseRouter, Get, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 
 const ICON = join(__dirname, 'fixtures', 'favicon', 'favicon.ico');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, Injectable, router, TrellisError } from '../index';
+import { BaseRouter, Get, Injectable, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 import { capturedLog, silentLogger } from './fixtures/captured-log';
 

@@ -5,7 +5,9 @@ import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BaseRouter, Get, Injectable, router, TrellisError, type Class } from '../index';
+import { BaseRouter, Get, Injectable, router } from '../index';
+import { TrellisError } from '../framework-error';
+import type { Class } from '../core/types';
 import {
   declarationOf,
   handlerOf,

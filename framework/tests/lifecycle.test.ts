@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
-import { BaseRouter, closeGracefully, Get, Inject, Injectable, InjectionToken, Middleware, router, TrellisError, type CallNext, type Request } from '../index';
+import { BaseRouter, closeGracefully, Get, Inject, Injectable, InjectionToken, Middleware, router, type CallNext, type Request } from '../index';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 import { capturedLog, silentLogger } from './fixtures/captured-log';
 import { startServer } from './fixtures/listening';

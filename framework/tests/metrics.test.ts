@@ -4,8 +4,9 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AggregatorRegistry, Counter, Registry } from 'prom-client';
-import { BaseRouter, closeGracefully, Get, HTTPException, Injectable, Post, router, StreamingResponse, TrellisError } from '../index';
-import type { AppOptions } from '../index';
+import { BaseRouter, closeGracefully, Get, HTTPException, Injectable, Post, router, StreamingResponse } from '../index';
+import { TrellisError } from '../framework-error';
+import type { AppOptions } from '../app';
 import { Int, Path } from '../param';
 import { TestClient } from '../testing';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import Module from 'node:module';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, Post, router, type RouteInfo } from '../index';
+import { BaseRouter, Get, Post, router } from '../index';
+import type { RouteInfo } from '../routing/route-info';
 import { Header, Path } from '../param';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { IsInt, IsString } from 'class-validator';
-import { BaseRouter, Delete, Get, HTMLResponse, JSONResponse, Post, RedirectResponse, render, router, TemplateResponse } from '../index';
+import { BaseRouter, Delete, Get, HTMLResponse, JSONResponse, Post, RedirectResponse, router, TemplateResponse } from '../index';
+import { render } from '../templates/template-response';
 import { Body, Header, Int, Path, Query } from '../param';
 
 class TaskOut {

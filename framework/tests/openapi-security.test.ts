@@ -1,23 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  apiKeyHeader,
-  basicAuth,
-  BaseRouter,
-  bearerAuth,
-  Get,
-  Injectable,
-  JSONResponse,
-  Middleware,
-  type OpenAPIDocument,
-  Post,
-  router,
-  TrellisError,
-  Use,
-  type CallNext,
-  type Request,
-  type SecurityScheme,
-} from '../index';
+import { apiKeyHeader, basicAuth, bearerAuth, type SecurityScheme } from '../security';
+import { BaseRouter, Get, Injectable, JSONResponse, Middleware, Post, router, Use, type CallNext, type Request } from '../index';
+import type { OpenAPIDocument } from '../openapi';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 
 const TOKEN = 'Bearer s3cret';

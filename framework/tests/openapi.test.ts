@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { BaseRouter, Delete, Get, HTMLResponse, Patch, Post, RedirectResponse, router, TrellisError } from '../index';
+import { BaseRouter, Delete, Get, HTMLResponse, Patch, Post, RedirectResponse, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { Body, Header, Int, Path, Query, UploadedFile } from '../param';
 
 class Label {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
-import { BaseRouter, Get, router, TrellisError } from '../index';
+import { BaseRouter, Get, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { Header, Int, Path, Query } from '../param';
 import { TestClient } from '../testing';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, router, TrellisError } from '../index';
+import { BaseRouter, Get, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { Header, Int, Path, Query } from '../param';
 import { TestClient } from '../testing';
 

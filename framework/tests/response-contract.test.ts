@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Expose, Type } from 'class-transformer';
 import { Allow, IsInt, IsString, ValidateNested } from 'class-validator';
-import { BaseRouter, Get, Post, router, TrellisError, type RouteOptions } from '../index';
+import { BaseRouter, Get, Post, router } from '../index';
+import { TrellisError } from '../framework-error';
+import type { RouteOptions } from '../metadata';
 import { TestClient } from '../testing';
 import { silentLogger } from './fixtures/captured-log';
 

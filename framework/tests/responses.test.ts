@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IsString } from 'class-validator';
-import { BaseRouter, Get, HTMLResponse, JSONResponse, Post, RedirectResponse, Response, router, TrellisError } from '../index';
+import { BaseRouter, Get, HTMLResponse, JSONResponse, Post, RedirectResponse, Response, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { TestClient } from '../testing';
 
 class TaskOut {

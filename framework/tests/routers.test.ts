@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Delete, Get, Head, Injectable, Options, Patch, Post, Put, router, TrellisError } from '../index';
+import { BaseRouter, Delete, Get, Head, Injectable, Options, Patch, Post, Put, router } from '../index';
+import { TrellisError } from '../framework-error';
 import { Path } from '../param';
 import { TestClient } from '../testing';
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { BaseRouter, closeGracefully, Get, Post, router, serverUrl, type Server } from '../index';
+import { BaseRouter, closeGracefully, Get, Post, router, serverUrl } from '../index';
+import type { Server } from '../server';
 import { Body } from '../param';
 import { raw } from './fixtures/raw-socket';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IsNotEmpty, IsString } from 'class-validator';
-import { BaseRouter, Config, ConfigSectionError, Get, Injectable, Middleware, router, Settings, Use, type CallNext, type Request } from '../index';
+import { BaseRouter, Config, Get, Injectable, Middleware, router, Settings, Use, type CallNext, type Request } from '../index';
+import { ConfigSectionError } from '../config-section';
 import { TestClient } from '../testing';
 
 @Settings('admin')

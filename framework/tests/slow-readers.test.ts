@@ -4,7 +4,8 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
-import { BaseRouter, Get, Post, Request, router, type Server } from '../index';
+import { BaseRouter, Get, Post, Request, router } from '../index';
+import type { Server } from '../server';
 import { listen } from '../server';
 import { Req } from '../param';
 

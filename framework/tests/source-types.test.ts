@@ -158,9 +158,9 @@ describe('readSourceTypes: where the sources are', () => {
   it("resolves `trellis` to the running trellis for a project that has no node_modules of its own (as `trellis run` serves it)", () => {
     const dir = tempDir();
     const source = [
-      "import { Get, RedirectResponse, render, router } from 'trellis';",
+      "import { Get, RedirectResponse, router, TemplateResponse } from 'trellis';",
       "export class Pages extends router('/') {",
-      "  @Get('/') home() { return render('index.html', {}); }",
+      "  @Get('/') home() { return new TemplateResponse('index.html', {}); }",
       "  @Get('/home') toHome() { return new RedirectResponse('/'); }",
       '}',
       '',

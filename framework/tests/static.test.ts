@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BaseRouter, Get, Middleware, router, TrellisError, type CallNext, type Request, type Server } from '../index';
+import { BaseRouter, Get, Middleware, router, type CallNext, type Request } from '../index';
+import { TrellisError } from '../framework-error';
+import type { Server } from '../server';
 import { TestClient } from '../testing';
 
 const SECRET = 'TOP-SECRET-4f1c';

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import {
-  BaseRouter, Get, HTMLResponse, HTTPException, Middleware, render, router, TemplateResponse, TrellisError,
-  type CallNext, type Request,
-} from '../index';
+import { BaseRouter, Get, HTMLResponse, HTTPException, Middleware, router, TemplateResponse, type CallNext, type Request } from '../index';
+import { render } from '../templates/template-response';
+import { TrellisError } from '../framework-error';
 import { Query } from '../param';
 import { TestClient } from '../testing';
 import { capturedLog, type LogLine } from './fixtures/captured-log';

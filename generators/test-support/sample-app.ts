@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseRouter, Config, createLogger } from '../../framework/index';
+import { BaseRouter, Config } from '../../framework/index';
+import { createLogger } from '../../framework/logger';
 import type { Class } from '../../framework/metadata';
 import { isRouterClass, type Controller } from '../../framework/router';
 import { TestClient } from '../../framework/testing';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isCollection, parseDocument, visit } from 'yaml';
-import { openProject } from '../../runtime';
+import { openProject } from '../../runtime/internal';
 import { createProject, OPTIONAL_EXAMPLES, resolveExamples } from '../index';
 import { createFixture } from '../test-support/create-fixture';
 

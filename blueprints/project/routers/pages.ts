@@ -1,4 +1,4 @@
-import { Config, Get, Injectable, RedirectResponse, render, router } from 'trellis';
+import { Config, Get, Injectable, RedirectResponse, router, TemplateResponse } from 'trellis';
 
 /** HTML pages: `templates/index.html` filled with values from config.yaml, and a redirect. */
 @Injectable()
@@ -17,7 +17,7 @@ export class PageRouter extends router('/') {
   /** The home page, linking to the API documentation. */
   @Get('/')
   home() {
-    return render('index.html', this.site);
+    return new TemplateResponse('index.html', this.site);
   }
 
   /** Redirects to the home page (307). */

@@ -1,4 +1,4 @@
-import { TrellisError } from 'trellis';
+import { TrellisError } from 'trellis/inspect';
 import { pathShape } from 'trellis/inspect';
 import type { Finding, RouteRow } from '../report';
 

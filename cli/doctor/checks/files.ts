@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { CONFIG_FILE, projectPath, type Project } from 'trellis/runtime';
+import { CONFIG_FILE, projectPath, type Project } from 'trellis/internal';
 import type { Finding } from '../report';
 
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();

@@ -1,6 +1,6 @@
-import { hasValidationRules, type Class } from 'trellis';
+import { hasValidationRules, type Class } from 'trellis/inspect';
 import type { InspectedRoute } from 'trellis/inspect';
-import type { Found } from 'trellis/runtime';
+import type { Found } from 'trellis/internal';
 import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 

@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative } from 'node:path';
-import { hasValidationRules, type Class } from 'trellis';
+import { hasValidationRules, type Class } from 'trellis/inspect';
 import { undecoratedProperties, type InspectedRoute } from 'trellis/inspect';
-import type { Found } from 'trellis/runtime';
+import type { Found } from 'trellis/internal';
 import type { Finding } from '../report';
 
 /**

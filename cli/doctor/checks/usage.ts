@@ -1,6 +1,6 @@
-import type { Class } from 'trellis';
+import type { Class } from 'trellis/inspect';
 import { injects, type InspectedRoute } from 'trellis/inspect';
-import type { Discovery } from 'trellis/runtime';
+import type { Discovery } from 'trellis/internal';
 import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 

@@ -1,6 +1,6 @@
-import type { Class } from 'trellis';
+import type { Class } from 'trellis/inspect';
 import { validationFallbacks, type InspectedRoute } from 'trellis/inspect';
-import type { Found } from 'trellis/runtime';
+import type { Found } from 'trellis/internal';
 import type { ValidationRow } from '../report';
 import { declaredAt } from '../routes';
 

@@ -35,6 +35,7 @@ const ENTRIES: Record<string, string> = {
   'trellis/testing': 'testing',
   'trellis/inspect': 'inspect',
   'trellis/express': 'express/index',
+  'trellis/security': 'security',
   'trellis/runtime': '../runtime/index',
 };
 
