@@ -5,6 +5,14 @@ export interface LogDestination {
   write(line: string): unknown;
 }
 
+/**
+ * How {@link createLogger} writes: the level, JSON or pretty lines, and where they go.
+ *
+ * @example
+ * ```ts
+ * const options: LoggerOptions = { level: 'debug', pretty: false, destination: process.stderr };
+ * ```
+ */
 export interface LoggerOptions {
   /** The lowest level written (`fatal`, `error`, `warn`, `info`, `debug`, `trace`, or `silent`): `info` by default. */
   level?: string;

@@ -1,6 +1,6 @@
 /**
  * Every line of user-facing text of the runtime (opening, loading and serving a project), in one place. Public as
- * `runtimeMessages` (trellis/runtime), so that a supervisor (the CLI's cluster primary) prints the same lines.
+ * `runtimeMessages` (trellis/internal), so that a supervisor (the CLI's cluster primary) prints the same lines.
  *
  * @example
  * ```ts

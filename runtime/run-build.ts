@@ -4,7 +4,14 @@ import { ProjectError } from './project-error';
 import { serve, type ServeOptions } from './serve';
 import { shareModules, type SharedModules } from './shared-modules';
 
-/** Options of {@link runBuild}: `serve`'s, and what a bundle shares with the build's files. */
+/**
+ * Options of {@link runBuild}: `serve`'s, and what a bundle shares with the build's files.
+ *
+ * @example
+ * ```ts
+ * runBuild(__dirname, { port: 8080 }).then((code) => process.exit(code));
+ * ```
+ */
 export interface RunBuildOptions extends Omit<ServeOptions, 'build'> {
   /** The modules `trellis build`'s bundle carries, put where the build's files find them: see `shareModules`. */
   shared?: SharedModules;

@@ -12,7 +12,15 @@ import { loadBuild } from './load-build';
 import { RunLog } from './run-log';
 import { gracePeriod, stopOnSignals } from './shutdown';
 
-/** How {@link serve} runs: the CLI's flags, and whether it serves a build. */
+/**
+ * How {@link serve} runs: the CLI's flags, and whether it serves a build. What is not given comes from
+ * config.yaml's `server:` section, then the defaults.
+ *
+ * @example
+ * ```ts
+ * await serve('.', { host: '0.0.0.0', port: 8080, accessLog: false });
+ * ```
+ */
 export interface ServeOptions {
   host?: string;
   port?: number;
