@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 'use strict';
-// The names each package entry of a trellis checkout exports, values and types apart, read from the TypeScript
+// The names each package entry of a trellis checkout exports (tsconfig.json's paths: public and private ones), values and types apart, read from the TypeScript
 // source entries with the compiler's checker (a class or a function is a value; an interface, a type alias or a
 // name re-exported with `export type` is a type).
 //
 //   node bench/export-counts.js [dir] [--list]
-const { existsSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 
-const ENTRIES = [
-  ['trellis', 'framework/index.ts'],
-  ['trellis/runtime', 'runtime/index.ts'],
-  ['trellis/inspect', 'framework/inspect.ts'],
-  ['trellis/param', 'framework/param.ts'],
-  ['trellis/testing', 'framework/testing.ts'],
-  ['trellis/express', 'framework/express/index.ts'],
-];
+/** The package's entries, as tsconfig.json's paths map them to source files; `private` when package.json does not export it. */
+function entriesOf(dir) {
+  const paths = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
+  const exported = Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).exports ?? {});
+  return Object.entries(paths)
+    .filter(([, [file]]) => file.endsWith('.ts'))
+    .map(([name, [file]]) => {
+      const subpath = name === 'trellis' ? '.' : `./${name.slice('trellis/'.length)}`;
+      return [exported.includes(subpath) ? name : `${name} (private)`, file.replace(/^\.\//, '')];
+    });
+}
 
 function main() {
   const args = process.argv.slice(2);
@@ -23,7 +26,7 @@ function main() {
   const dir = resolve(args.find((arg) => !arg.startsWith('--')) ?? join(__dirname, '..'));
   const ts = require(require.resolve('typescript', { paths: [dir, __dirname] }));
   const config = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  const entries = ENTRIES.filter(([, file]) => existsSync(join(dir, file)));
+  const entries = entriesOf(dir).filter(([, file]) => existsSync(join(dir, file)));
   const program = ts.createProgram(entries.map(([, file]) => join(dir, file)), { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
 
