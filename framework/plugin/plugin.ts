@@ -20,18 +20,16 @@ import type { UploadLimits } from '../uploads/limits';
  *
  * @example
  * ```ts
- * import { BaseRouter, type Plugin } from 'trellis';
+ * import { BaseRouter, Middleware, type Plugin } from 'trellis';
  *
- * const poweredBy: Plugin = {
- *   name: 'powered-by',
- *   register(host) {
- *     host.use(async (request, next) => {
- *       const response = await next(request);
- *       response.headers.set('x-powered-by', 'trellis');
- *       return response;
- *     });
- *   },
- * };
+ * class PoweredBy extends Middleware {
+ *   async dispatch(request, next) {
+ *     const response = await next(request);
+ *     response.headers.set('x-powered-by', 'trellis');
+ *     return response;
+ *   }
+ * }
+ * const poweredBy: Plugin = { name: 'powered-by', register: (host) => host.use(new PoweredBy()) };
  * const app = new BaseRouter().register(poweredBy);
  * ```
  */
@@ -90,7 +88,7 @@ export type RequestObserver = (request: Request, res: ServerResponse) => void;
  *   register(host) {
  *     host.provide(Clock);
  *     host.onStartup(() => host.app.logger.info('clock ready'));
- *     host.openapi((document) => void (document.info['x-clock'] = true));
+ *     host.openapi((document) => void (document.tags ??= []).push({ name: 'clock' }));
  *   },
  * };
  * ```
