@@ -1,5 +1,4 @@
-import { TrellisError } from '../framework/inspect';
-import type { BaseRouter } from '../framework/index';
+import { TrellisError, type BaseRouter } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import { createApp, globalMiddleware, includeRouter, registerPlugins, type AppOverrides } from './assemble';
