@@ -1,8 +1,9 @@
 /**
  * trellis/inspect: what an app is made of and the rules it follows, for tools (`trellis run`, `doctor`,
- * `test`, editors, your own checks): routes with where their handlers are declared, their middleware and
+ * `build`, `test`, editors, your own checks): routes with where their handlers are declared, their middleware and
  * models; where a class or method is declared and where an error happened; the path rules (shape,
- * parameters, which route wins). Reading only: nothing here builds or changes an app.
+ * parameters, which route wins); the types and doc comments read from the sources, the OpenAPI document's type,
+ * and the coded errors (`TrellisError`) a misused app throws. Reading only: nothing here builds or changes an app.
  *
  * @example
  * ```ts
@@ -20,7 +21,6 @@ import type { Class } from './core/types';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
 import type { ReadOptions } from './source/types/read';
 import type { TypeTable } from './source/types/table';
-import type { Controller } from './router';
 
 export { inspectApp, handlerOf } from './routing/inspect-routes';
 export type { AppInspection, InspectedRoute, InspectedMiddleware } from './routing/inspect-routes';
@@ -28,16 +28,22 @@ export { settingsSectionOf } from './settings';
 export { declarationOf, importsOf, undecoratedProperties } from './source/declarations';
 export { stackLocations } from './source/stack';
 export type { ReadOptions } from './source/types/read';
-export { cacheDir, writeCacheEntry } from './source/types/cache';
-export type { SourceLocation } from './core/types';
+export type { TypeTable } from './source/types/table';
+export { parseDocComments } from './openapi/doc-comments';
+export type { OpenAPIDocument, DocCommentTable, ClassDocs } from './openapi';
+export type { Class, SourceLocation } from './core/types';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
 export { isPlugin } from './plugin/plugin';
+export type { Controller } from './router';
 export { injects } from './injection/container';
+export { hasValidationRules } from './pipeline/validate';
 export { dryStart } from './inspect-start';
 export { validationFallbacks } from './pipeline/compiled/fallbacks';
 export type { ValidationFallback } from './pipeline/compiled/fallbacks';
 export type { DryStart } from './inspect-start';
+export { TrellisError } from './framework-error';
+export type { ErrorCode } from './framework-error';
 
 /**
  * Whether `value` is a `Middleware` subclass: what `addMiddleware` builds with injection, and what project
@@ -92,21 +98,4 @@ export function responseShapeProblems(app: BaseRouter): TrellisError[] {
     }
   }
   return problems;
-}
-
-/**
- * Compiles the response serializers of every route of `routers` into the project's cache (standalone
- * fast-json-stringify code), as the app does when it starts, so that a build's first start finds them; `types`
- * keyed by the files the routes are declared in. Nothing is built. Resolves to the number of routes with a shape.
- *
- * @example
- * ```ts
- * precompileResponseShapes([TaskRouter], readSourceTypes(['/home/me/demo/dist/routers/tasks.js'])); // 3
- * ```
- */
-export function precompileResponseShapes(routers: ReadonlyArray<Class<Controller>>, types: TypeTable | undefined): number {
-  const { ResponseShaper } = require('./pipeline/response-shape') as typeof import('./pipeline/response-shape');
-  const { collectRoutes } = require('./routing/collect') as typeof import('./routing/collect');
-  const shaper = new ResponseShaper(types);
-  return routers.flatMap((cls) => collectRoutes(cls)).filter((route) => shaper.shapesOf(route)).length;
 }

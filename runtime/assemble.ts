@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { BaseRouter, Config, TrellisError, type Class, type Logger, type Middleware, type Controller } from '../framework/index';
+import { BaseRouter, Config, type Middleware } from '../framework/index';
+import { TrellisError, type Class, type Controller } from '../framework/inspect';
+import type { Logger } from '../framework/internal';
 import { declarationOf, handlerOf } from '../framework/inspect';
 import { CONFIG_FILE } from './config';
 import { configValueProblem, configValueProblems } from './config-value';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { Class, Controller, DocCommentTable, Middleware, TypeTable } from '../framework/index';
+import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
+import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import type { Plugin } from '../framework/index';
 import { isPlugin } from '../framework/inspect';

@@ -1,4 +1,5 @@
-import { TrellisError, type BaseRouter } from '../framework/index';
+import { TrellisError } from '../framework/inspect';
+import type { BaseRouter } from '../framework/index';
 import { ProjectError } from './project-error';
 import { messages } from './messages';
 import { createApp, globalMiddleware, includeRouter, registerPlugins, type AppOverrides } from './assemble';
