@@ -1,17 +1,14 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import { parseCookies } from './cookies';
-import type { HTTPException } from './http-exception';
 import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
-import { parseJson, DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import { checkParsedJson } from './pipeline/parsed-json';
-import { readBody, type BodyCallback } from './pipeline/read-body';
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
+import { bytesOf, formOf, readJson, type BodyRead } from './pipeline/body-reader';
 import { requestId } from './request-id';
-import { CONTEXT, MATCHED, READ_BODY, READ_JSON, RESPONSE } from './symbols';
+import { BODY, CONTEXT, FORM, MATCHED, RESPONSE } from './symbols';
 import type { Form } from './uploads/form';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
-import { readForm } from './uploads/read-form';
 import type { TemplateEngine } from './templates/engine';
 
 const DEFAULT_CONTEXT: RequestContext = {
@@ -33,9 +30,6 @@ export interface RequestContext {
   /** The request header ids are taken from (`AppOptions.requestIdHeader`); none when absent. */
   requestIdHeader?: string;
 }
-
-/** What {@link READ_JSON} calls back with: an error, or `null` and the parsed value (`undefined` for an empty body). */
-export type JsonCallback = (error: unknown, value?: unknown) => void;
 
 export type QueryValues = Record<string, string | string[] | undefined>;
 
@@ -60,7 +54,9 @@ export type QueryValues = Record<string, string | string[] | undefined>;
 export interface RequestState {}
 
 /**
- * The request as handlers (`@Req()`) and middleware see it. The body is read once, on demand.
+ * The request as handlers (`@Req()`) and middleware see it: data the phases pass forward (method, path, headers,
+ * query, params, cookies, state, and the body once read). The body is read once, on demand, by the pipeline's
+ * body reader (pipeline/body-reader.ts); `body()`, `text()`, `json()` and `form()` ask it.
  *
  * @example
  * ```ts
@@ -112,9 +108,10 @@ export class Request {
   #search: string;
   #query: QueryValues | undefined;
   #cookies: Record<string, string | undefined> | undefined;
-  #body: Promise<Buffer> | undefined;
-  // The read of the body: undefined before it starts, the callbacks waiting while it runs, then its outcome.
-  #read: BodyCallback[] | { error: HTTPException | null; bytes?: Buffer } | undefined;
+  /** @internal */
+  [BODY]: BodyRead | undefined;
+  /** @internal */
+  [FORM]: Promise<Form> | undefined;
   readonly bodyLimit: number;
   /** Limits of a multipart body (`AppOptions.uploads`). */
   readonly uploadLimits: Readonly<UploadLimits>;
@@ -139,6 +136,8 @@ export class Request {
     this.route = undefined;
     this[MATCHED] = undefined;
     this[CONTEXT] = context;
+    this[BODY] = undefined;
+    this[FORM] = undefined;
     this.bodyLimit = context.bodyLimit;
     this.uploadLimits = context.uploadLimits;
     this.jsonLimits = context.jsonLimits;
@@ -193,46 +192,7 @@ export class Request {
 
   /** The raw body bytes (at most `bodyLimit`, else a 413). */
   body(): Promise<Buffer> {
-    return (this.#body ??= new Promise((resolve, reject) => this[READ_BODY]((error, bytes) => (error ? reject(error) : resolve(bytes!)))));
-  }
-
-  /** @internal */
-  [READ_BODY](done: BodyCallback): void {
-    const read = this.#read;
-    if (read === undefined) {
-      const waiting: BodyCallback[] = (this.#read = [done]);
-      readBody(this.raw, this.bodyLimit, (error, bytes) => {
-        this.#read = { error, bytes };
-        for (const callback of waiting) callback(error, bytes);
-      });
-    } else if (Array.isArray(read)) read.push(done);
-    else done(read.error, read.bytes);
-  }
-
-  /** @internal */
-  [READ_JSON](maxItems: number | undefined, done: JsonCallback): void {
-    // Mounted in an Express app that already ran express.json(): the stream is consumed, use its result,
-    // held to the limits the bytes would have been.
-    const parsed = this.raw as IncomingMessage & { body?: unknown };
-    if (parsed.readableEnded && parsed.body !== undefined) {
-      let value: unknown;
-      try {
-        value = checkParsedJson(parsed.body, this.jsonLimits, maxItems);
-      } catch (failure) {
-        return done(failure);
-      }
-      return done(null, value);
-    }
-    this[READ_BODY]((error, bytes) => {
-      if (error) return done(error);
-      let value: unknown;
-      try {
-        value = parseJson(bytes!, this.jsonLimits, maxItems);
-      } catch (failure) {
-        return done(failure);
-      }
-      done(null, value);
-    });
+    return bytesOf(this);
   }
 
   async text(): Promise<string> {
@@ -246,7 +206,7 @@ export class Request {
    * `maxItems` items when given.
    */
   json(maxItems?: number): Promise<unknown> {
-    return new Promise((resolve, reject) => this[READ_JSON](maxItems, (error, value) => (error ? reject(error) : resolve(value))));
+    return new Promise((resolve, reject) => readJson(this, maxItems, (error, value) => (error ? reject(error) : resolve(value))));
   }
 
   /**
@@ -262,6 +222,6 @@ export class Request {
    * ```
    */
   form(): Promise<Form> {
-    return readForm(this);
+    return formOf(this);
   }
 }

@@ -30,7 +30,7 @@ const JSON_BODY: ErrorStatus[] = [
   { status: 415, description: 'Content-Type is not application/json in UTF-8, or the Content-Encoding is not supported' },
 ];
 
-// What reading `@UploadedFile` parts answers (uploads/read-form.ts, uploads/multipart.ts, uploads/file-param.ts).
+// What reading `@UploadedFile` parts answers (pipeline/body-reader.ts, uploads/multipart.ts, uploads/file-param.ts).
 const UPLOAD_400 = 'Malformed multipart body, another content type, or a file field the route does not take';
 const UPLOAD_413 = 'A file or form field over the upload limits';
 

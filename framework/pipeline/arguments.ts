@@ -2,18 +2,18 @@ import { requestValidationFailure, type ValidationDetail } from '../http-excepti
 import { positiveLimit, TrellisError } from '../framework-error';
 import type { ParamDefinition } from '../metadata';
 import type { Class } from '../core/types';
-import type { JsonCallback, Request } from '../request';
-import { READ_JSON } from '../symbols';
+import type { Request } from '../request';
+import { readJsonArgument, type JsonCallback } from './body-reader';
 import { converterFor, INVALID, INVALID_MESSAGE } from './convert';
 import { compileConstraints } from './constraints';
 import { valueTypeOf } from './value-type';
-import { announcesBody, assertJsonContentType, tooManyItems } from './body';
+import { tooManyItems } from './body';
 import { assertPropertyNames } from './property-names';
 import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
-/** What a reader of the body calls back with: an error, or `null` and the argument (as `request[READ_JSON]` does). */
+/** What a reader of the body calls back with: an error, or `null` and the argument (as the body reader does). */
 type Done = JsonCallback;
 /** A reader of the body (JSON, files): it calls `done` once, from the events that bring the body. */
 type BodyExtractor = (request: Request, details: ValidationDetail[], done: Done) => void;
@@ -208,11 +208,8 @@ function bodyExtractor(route: RouteSignature, param: ParamDefinition, designType
   };
 
   return (request, details, done) => {
-    const contentType = request.headers['content-type'];
-    // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding): a missing body, not a 415.
-    if (!contentType && !announcesBody(request.headers)) return required(details, done);
-    assertJsonContentType(contentType);
-    request[READ_JSON](maxItems, (error, value) => {
+    // No Content-Type and no body (no Content-Length above 0, no Transfer-Encoding) is `undefined`: a missing body.
+    readJsonArgument(request, maxItems, (error, value) => {
       if (error !== null) return done(error);
       if (value === undefined) return required(details, done);
       let instance: unknown;

@@ -4,7 +4,7 @@ import type { ParamDefinition } from '../metadata';
 import type { Request } from '../request';
 import type { FormFile } from './form';
 import type { PartPolicy } from './multipart';
-import { readForm } from './read-form';
+import { formOf } from '../pipeline/body-reader';
 
 /**
  * Builds the reader of one `@UploadedFile(name)` parameter, once per route: the file, or `undefined` when
@@ -20,7 +20,7 @@ export function fileExtractor(label: string, param: ParamDefinition, all: readon
   const policy: PartPolicy | undefined = strict ? { files: new Map(names.map((n) => [n, 1])), keepFields: false } : undefined;
 
   return async (request: Request): Promise<FormFile | undefined> => {
-    const form = await readForm(request, policy);
+    const form = await formOf(request, policy);
     // The form may have been read earlier without the policy (middleware calling request.form()).
     if (policy) {
       const stray = form.files.find((file) => !policy.files!.has(file.fieldname));

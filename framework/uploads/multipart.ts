@@ -1,8 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Busboy, BusboyConfig } from 'busboy';
 import { HTTPException } from '../http-exception';
-import { RESPONSE } from '../symbols';
 import type { FormFile } from './form';
-import type { FormSource } from './form-source';
 import type { UploadLimits } from './limits';
 import { removeAfterResponse, Spool } from './spool';
 import { StoredFile } from './stored-file';
@@ -29,10 +28,17 @@ let busboy: ((config: BusboyConfig) => Busboy) | undefined;
  * Streams a multipart body through busboy: text fields into memory, each file into a {@link Spool} (memory up
  * to `limits.memorySize`, then a temporary file removed once the response is sent). The first problem (a limit,
  * a file the policy refuses, a malformed or truncated body) rejects with an `HTTPException`, stops reading and
- * removes every temporary file.
+ * removes every temporary file. A body something already started reading (middleware called `request.body()`)
+ * is parsed from `readBytes` instead of the stream.
  */
-export function parseMultipart(request: FormSource, limits: UploadLimits, policy: PartPolicy = ANY): Promise<MultipartParts> {
-  const req = request.raw;
+export function parseMultipart(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: UploadLimits,
+  given: PartPolicy | undefined,
+  readBytes: () => Promise<Buffer>,
+): Promise<MultipartParts> {
+  const policy = given ?? ANY;
   return new Promise((resolve, reject) => {
     let parser: Busboy;
     const fieldSize = Math.min(limits.fieldSize, limits.fieldsSize);
@@ -92,7 +98,7 @@ export function parseMultipart(request: FormSource, limits: UploadLimits, policy
 
       const spool = new Spool(limits.memorySize);
       spools.push(spool);
-      removeAfterResponse(request[RESPONSE], spool);
+      removeAfterResponse(res, spool);
       const slot = files.push(undefined) - 1;
       writing++;
       stream.on('limit', () => fail(new HTTPException(413, `File is larger than ${limits.fileSize} bytes`)));
@@ -128,8 +134,7 @@ export function parseMultipart(request: FormSource, limits: UploadLimits, policy
     });
 
     req.on('error', aborted);
-    // Middleware may have read the raw bytes already (request.body()): parse those instead of the stream.
-    if (req.readableDidRead) request.body().then((bytes) => parser.end(bytes), fail);
+    if (req.readableDidRead) readBytes().then((bytes) => parser.end(bytes), fail);
     else req.pipe(parser);
   });
 }
