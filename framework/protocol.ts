@@ -1,8 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 
-/** Marks a socket whose current request was answered while the rest of its body is being drained. */
-export const ANSWERED = Symbol('trellis.answered');
-
 /** Most header lines a request may have (431 above it): Node would silently drop the ones past its own cap. */
 export const MAX_HEADER_LINES = 1000;
 

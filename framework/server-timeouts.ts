@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { writeError } from './error-envelope';
 import { announcesBody } from './pipeline/body';
 import { requestId } from './request-id';
 import type { RequestListener } from './core/listener';
+import { SEND_TIMEOUT } from './symbols';
+import { writeError } from './write';
 
 export interface StallTimeouts {
   /** Milliseconds a request body may send nothing before the request is answered 408 and the socket closed. */
@@ -12,12 +13,6 @@ export interface StallTimeouts {
   sendTimeout: number;
 }
 
-/**
- * Marks a socket that has had a request, with its server's send timeout: from then on, its idle timer firing with
- * no response under way is Node's keep-alive timer, and a response that leaves bytes waiting arms the send timeout.
- */
-const SEND_TIMEOUT = Symbol('trellis.sendTimeout');
-
 type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SEND_TIMEOUT]?: number };
 
 /**
@@ -25,7 +20,7 @@ type ServerSocket = Socket & { _httpMessage?: ServerResponse | null; [SEND_TIMEO
  * `client_body_timeout` and `send_timeout`): returns `listener` wrapped. Both count time *without progress*,
  * never the whole transfer: a slow upload or download that keeps moving bytes is never cut.
  *
- * - Sending: Node's socket idle timer (`socket.setTimeout`), armed by {@link watchSending} only when a response
+ * - Sending: Node's socket idle timer (`socket.setTimeout`), armed by the writer's `watchSending` only when a response
  *   leaves bytes waiting for the client (the kernel's buffer is full, or an earlier response on the socket is
  *   still going out), and for every streamed body. A response the kernel takes at once (nearly all of them) arms
  *   nothing: with `server.timeout` Node set a timer as each request arrived and refreshed it at each write, three
@@ -71,15 +66,6 @@ export function withStallTimeouts(server: Server, listener: RequestListener, tim
   };
 }
 
-/**
- * Arms the send timeout of `socket` (its server's `sendTimeout`) when bytes written for `res` wait to go out, or
- * always with `streaming` (a body still to come). Nothing on a socket of a server that `listen` did not make.
- */
-export function watchSending(socket: Socket | null, res: ServerResponse, streaming = false): void {
-  const timeout = (socket as ServerSocket | null)?.[SEND_TIMEOUT];
-  if (timeout && (streaming || res.writableLength > 0) && !socket!.destroyed) socket!.setTimeout(timeout);
-}
-
 function onSocketIdle(socket: ServerSocket): void {
   const res = socket._httpMessage;
   if (res) {
@@ -118,5 +104,4 @@ function answerBodyTimeout(req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
   // Destroyed once the answer is flushed: the rest of the body will never be read.
   writeError(res, 408, id, true, () => req.socket.destroy());
-  watchSending(req.socket, res);
 }

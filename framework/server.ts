@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { rawError } from './error-envelope';
-import { ANSWERED, MAX_HEADER_LINES } from './protocol';
+import { MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
 import type { RequestListener } from './core/listener';
 import { withStallTimeouts } from './server-timeouts';
+import { ANSWERED } from './symbols';
+import { writeSocketError } from './write';
 
 export type { Server };
 
@@ -158,7 +159,8 @@ const CLIENT_ERRORS: Record<string, number> = {
 
 /**
  * What Node's parser refuses before any listener runs (garbage request lines, oversized headers, bad
- * framing, unknown methods) gets the same JSON error envelope as everything else (`rawError`), then the socket closes.
+ * framing, unknown methods) gets the same JSON error envelope as everything else (the writer's raw bytes), then the
+ * socket closes.
  */
 function answerClientError(
   error: NodeJS.ErrnoException,
@@ -168,7 +170,7 @@ function answerClientError(
   // the in-flight one) or was sent already while the body was still arriving, then destroy the socket: a
   // half-closed one stays open while a slowloris trickles.
   if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent && !socket[ANSWERED]) {
-    socket.write(rawError(CLIENT_ERRORS[error.code ?? ''] ?? 400, requestId(undefined)));
+    writeSocketError(socket, CLIENT_ERRORS[error.code ?? ''] ?? 400, requestId(undefined));
   }
   socket.destroy();
 }

@@ -1,25 +1,36 @@
-// Leaf: the framework's internal keys (as Fastify's lib/symbols.js). Imports nothing.
+// Leaf: the framework's internal keys (as Fastify's lib/symbols.js). Imports nothing. Every key is @internal:
+// the published .d.ts files name none of them (tsconfig.build.json's stripInternal; e2e/package checks it).
 
-/** Where the dispatcher keeps the matched route's compiled pipeline (internal). */
+/** @internal Where the dispatcher keeps the matched route's compiled pipeline. */
 export const MATCHED = Symbol('trellis.matched');
 
 /**
- * The Node response of a request (internal): only the writer, the Express-middleware adapter and upload cleanup
- * touch it, so a handler or middleware cannot write around the pipeline.
+ * @internal The Node response of a request: only the writer, the Express-middleware adapter and the cleanup of
+ * uploads and streams touch it, so a handler or middleware cannot write around the pipeline.
  */
 export const RESPONSE = Symbol('trellis.response');
 
-/** Where a request keeps its app's `RequestContext` (internal). */
+/** @internal Where a request keeps its app's `RequestContext`. */
 export const CONTEXT = Symbol('trellis.context');
 
-/** The body bytes called back, read once (internal; `body()` is its promise). */
-export const READ_BODY = Symbol('trellis.readBody');
+/** @internal Where the body reader keeps a request's body: the read under way (its callbacks), then its outcome. */
+export const BODY = Symbol('trellis.body');
 
-/** The body parsed as JSON, called back (internal; `json()` is its promise): what a JSON route's arguments wait for. */
-export const READ_JSON = Symbol('trellis.readJson');
+/** @internal Where the body reader keeps a request's form, parsed once. */
+export const FORM = Symbol('trellis.form');
 
-/** A `JSONResponse`'s body already encoded, in a route's declared shape (internal: given by `toResponse`). */
+/** @internal A `JSONResponse`'s body already encoded, in a route's declared shape (given by `toResponse`). */
 export const ENCODED = Symbol('trellis.encoded');
 
-/** Whether the pipeline has run a response's `prepare` (internal). */
+/** @internal Whether the pipeline has run a response's `prepare`. */
 export const PREPARED = Symbol('trellis.prepared');
+
+/**
+ * @internal Marks a socket that has had a request, with its server's send timeout: from then on, its idle timer
+ * firing with no response under way is Node's keep-alive timer, and a response that leaves bytes waiting arms
+ * the send timeout.
+ */
+export const SEND_TIMEOUT = Symbol('trellis.sendTimeout');
+
+/** @internal Marks a socket whose current request was answered while the rest of its body is being drained. */
+export const ANSWERED = Symbol('trellis.answered');

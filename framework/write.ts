@@ -1,13 +1,16 @@
-import type { ServerResponse } from 'node:http';
-import { pipeline, Readable } from 'node:stream';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { pipeline, Readable, type Duplex } from 'node:stream';
 import type { Logger } from './core/logger';
 import type { Request } from './request';
 import type { Response } from './response';
 import { announcesBody } from './pipeline/body';
-import { markHeaders, writeError } from './error-envelope';
-import { ANSWERED } from './protocol';
-import { RESPONSE } from './symbols';
-import { watchSending } from './server-timeouts';
+import { errorEnvelope, markHeaders } from './error-envelope';
+import { ANSWERED, RESPONSE, SEND_TIMEOUT } from './symbols';
+
+// The writer: the one place a trellis answer reaches Node (`writeHead`, `end`, a piped stream, or the raw bytes
+// of a socket no response owns), as Koa's respond() and Fastify's reply.js. The listener hands it the pipeline's
+// response; the server, its timeouts and the Express adapter call it for the answers they give themselves.
 
 /**
  * Sends `response` for `request`: the request id and `X-Content-Type-Options: nosniff` on every response,
@@ -102,7 +105,56 @@ export function writeFailure(res: ServerResponse, requestId: string, close: bool
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
   writeError(res, 500, requestId, close);
+}
+
+/**
+ * Writes the error envelope for `status` on Node's response, `Connection: close` with `close`; `done` runs once it
+ * is flushed. The status text is named again: a refused `writeHead` may have set one already ("500 OK").
+ */
+export function writeError(res: ServerResponse, status: number, requestId: string, close: boolean, done?: () => void): void {
+  const { reason, headers, body } = errorEnvelope(status, requestId, close);
+  res.writeHead(status, reason, headers);
+  res.end(body, done);
   watchSending(res.req.socket, res);
+}
+
+/**
+ * Answers on a socket no response owns (a request Node's parser refused before any listener ran) with the error
+ * envelope for `status` as the bytes of a whole HTTP/1.1 response that closes the connection.
+ */
+export function writeSocketError(socket: Duplex, status: number, requestId: string): void {
+  const { reason, headers, body } = errorEnvelope(status, requestId, true);
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
+}
+
+// `Content-Type: ...\r\n` lines, names in their usual capitals.
+function headerLines(headers: OutgoingHttpHeaders): string {
+  let lines = '';
+  for (const name of Object.keys(headers)) lines += `${name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase())}: ${String(headers[name])}\r\n`;
+  return lines;
+}
+
+/**
+ * Gives Node's response the request id and `nosniff` before an Express middleware runs, for an answer it writes
+ * by itself (through Node's response, around the pipeline), and watches its sending from the start.
+ */
+export function markForMiddleware(request: Request): void {
+  const res = request[RESPONSE];
+  res.setHeader('x-request-id', request.id);
+  res.setHeader('x-content-type-options', 'nosniff');
+  watchSending(request.raw.socket, res, true);
+}
+
+type ServerSocket = Socket & { [SEND_TIMEOUT]?: number };
+
+/**
+ * Arms the send timeout of `socket` (its server's `sendTimeout`, server-timeouts.ts) when bytes written for `res`
+ * wait to go out, or always with `streaming` (a body still to come). Nothing on a socket of a server that `listen`
+ * did not make.
+ */
+export function watchSending(socket: Socket | null, res: ServerResponse, streaming = false): void {
+  const timeout = (socket as ServerSocket | null)?.[SEND_TIMEOUT];
+  if (timeout && (streaming || res.writableLength > 0) && !socket!.destroyed) socket!.setTimeout(timeout);
 }
 
 /** Logs a failure of `request` as `{ err, reqId }`; a logger that throws cannot break the request path. */

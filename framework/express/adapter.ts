@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExpressMiddleware } from '../core/express-middleware';
-import { markResponse } from '../error-envelope';
 import { defaultLogger } from '../logger';
 import { Middleware, type CallNext } from '../middleware';
 import type { Request } from '../request';
 import { CONTEXT, RESPONSE } from '../symbols';
 import { Response } from '../response';
 import type { SecurityDeclaration } from '../security';
-import { watchSending } from '../server-timeouts';
-import { report } from '../write';
+import { markForMiddleware, report } from '../write';
 import { expressify } from './prototypes';
 
 /**
@@ -49,10 +47,8 @@ export class ExpressMiddlewareAdapter extends Middleware {
   async dispatch(request: Request, callNext: CallNext): Promise<Response> {
     const { raw: req, [RESPONSE]: res } = request;
     expressify(req, res);
-    // Express middleware may stream a response by itself (a static file): its bytes are watched from the start.
-    watchSending(req.socket, res, true);
-    // For a response the middleware writes by itself.
-    markResponse(res, request.id);
+    // For a response the middleware writes by itself (a static file's stream, watched from the start).
+    markForMiddleware(request);
     const answered = await this.#run(request, req, res);
     if (answered) return answered;
     const response = await callNext(request);
