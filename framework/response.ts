@@ -70,6 +70,8 @@ export class ResponseHeaders {
 export interface ResponseInit {
   status?: number;
   headers?: Record<string, string | string[]>;
+  /** @internal A `JSONResponse`'s body already encoded (by a route's declared shape). */
+  [ENCODED]?: string;
 }
 
 /**
@@ -152,7 +154,7 @@ export class JSONResponse extends Response {
   /** The value before encoding (and before a route's declared shape left properties out), for middleware that wants to read it. */
   readonly content: unknown;
 
-  constructor(content: unknown, init: ResponseInit & { [ENCODED]?: string } = {}) {
+  constructor(content: unknown, init: ResponseInit = {}) {
     super(init[ENCODED] ?? JSON.stringify(content) ?? 'null', init);
     this.content = content;
     if (!this.headers.has('content-type')) this.headers.set('content-type', 'application/json; charset=utf-8');

@@ -2,7 +2,7 @@
 // project, an Express 5 app mounting a trellis app, response shapes without the sources, and type resolution of
 // the entry points under every moduleResolution. Each is compiled with plain tsc (skipLibCheck off) and run with plain node.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -123,6 +123,19 @@ describe('projects using the installed package', { concurrency: true }, () => {
     const { url } = await start(plain, 'users', 'declared.js');
     assert.deepEqual(await request(`${url}/users`, { json: {} }), { status: 201, body: { id: 1, name: 'Ada' } });
     assert.deepEqual(await request(`${url}/users/2`), { status: 200, body: { id: 2, name: 'Ada' } });
+  });
+
+  it('the published .d.ts files name none of the internal keys of framework/symbols.ts, and the consumer types still check', async () => {
+    const keys = [...readFileSync(join(root, 'framework', 'symbols.ts'), 'utf8').matchAll(/^export const (\w+) = Symbol\(/gm)].map((match) => match[1]);
+    assert.ok(keys.includes('RESPONSE') && keys.includes('MATCHED') && keys.length >= 9, `keys read from symbols.ts: ${keys.join(', ')}`);
+    const dist = join(plain, 'node_modules', 'trellis', 'dist');
+    const declarations = (readdirSync(dist, { recursive: true }) as string[]).filter((name) => name.endsWith('.d.ts'));
+    assert.ok(declarations.includes(join('framework', 'request.d.ts')) && declarations.includes(join('framework', 'response.d.ts')));
+    const named = new RegExp(`\\b(${keys.join('|')})\\b|from '[./]*symbols'`);
+    const leaks = declarations.filter((name) => named.test(readFileSync(join(dist, name), 'utf8')));
+    assert.deepEqual(leaks, []);
+    // check.ts reads the body through every accessor and builds responses against these stripped declarations.
+    await assertCompiles('types/tsconfig.node16.json');
   });
 
   for (const resolution of RESOLUTIONS) {
