@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestListener } from './core/listener';
 import type { Dispatcher } from './dispatch';
 import type { Logger } from './core/logger';
+import { DEFAULT_JSON_LIMITS } from './pipeline/body';
+import { bodyReader } from './pipeline/body-reader';
 import { protocolRefusal } from './protocol';
 import { Request, type RequestContext } from './request';
 import { RESPONSE } from './symbols';
@@ -9,7 +11,20 @@ import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { canonicalPath } from './routing/canonical-path';
 import { escapesPlainCharacter } from './routing/plain-escape';
+import { DEFAULT_UPLOAD_LIMITS } from './uploads/limits';
 import { report, writeFailure, writeResponse } from './write';
+
+/** What the app gives every request: the request context but the body reader, which the listener adds. */
+export type AppRequestContext = Omit<RequestContext, 'reader'>;
+
+// Until the app freezes (a request that starts it).
+const DEFAULT_CONTEXT: RequestContext = {
+  reader: bodyReader,
+  bodyLimit: 1024 * 1024,
+  uploadLimits: DEFAULT_UPLOAD_LIMITS,
+  jsonLimits: DEFAULT_JSON_LIMITS,
+  templates: undefined,
+};
 
 /**
  * How an app serves a request (internal; `BaseRouter.handler` is its `listener`): the Node request becomes a
@@ -23,7 +38,7 @@ import { report, writeFailure, writeResponse } from './write';
  * serve that path's decoded form behind them.
  */
 export class AppListener {
-  context: RequestContext | undefined;
+  #context: RequestContext = DEFAULT_CONTEXT;
   dispatcher: Dispatcher | undefined;
   /** A health probe's answer to `request`, given before the app has started; undefined for other requests. */
   probe: ((request: Request) => Promise<Response> | undefined) | undefined;
@@ -39,6 +54,15 @@ export class AppListener {
     this.#start = start;
   }
 
+  /** What every request shares, set by the app when it freezes; the listener adds the pipeline's body reader. */
+  get context(): RequestContext {
+    return this.#context;
+  }
+
+  set context(context: AppRequestContext) {
+    this.#context = { ...context, reader: bodyReader };
+  }
+
   readonly listener: RequestListener = (req, res, next) => {
     const dispatcher = this.dispatcher;
     const url = req.url ?? '/';
@@ -46,7 +70,7 @@ export class AppListener {
     const target = q < 0 ? url : url.slice(0, q);
     const path = canonicalPath(target);
     if (next && path !== undefined && (escapesPlainCharacter(target) || !this.answers(req.method ?? 'GET', path))) return next();
-    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.context);
+    const request = new Request(req, res, path ?? target, q < 0 ? '' : url.slice(q + 1), this.#context);
     // Like Fastify and pino-http: loggers wrapping the listener read the id from the Node request.
     (req as IncomingMessage & { id?: string }).id = request.id;
     this.observe?.(request, res);

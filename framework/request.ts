@@ -3,23 +3,32 @@ import { parse as parseQuery } from 'fast-querystring';
 import { parseCookies } from './cookies';
 import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
-import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
-import { bytesOf, formOf, readJson, type BodyRead } from './pipeline/body-reader';
 import { requestId } from './request-id';
 import { BODY, CONTEXT, FORM, MATCHED, RESPONSE } from './symbols';
 import type { Form } from './uploads/form';
-import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
+import type { UploadLimits } from './uploads/limits';
 import type { TemplateEngine } from './templates/engine';
 
-const DEFAULT_CONTEXT: RequestContext = {
-  bodyLimit: 1024 * 1024,
-  uploadLimits: DEFAULT_UPLOAD_LIMITS,
-  jsonLimits: DEFAULT_JSON_LIMITS,
-  templates: undefined,
-};
+/** What one JSON body may hold, checked before it is parsed (`AppOptions.maxObjectKeys`, `maxJsonContainers`). */
+export interface JsonLimits {
+  maxObjectKeys: number;
+  maxJsonContainers: number;
+}
 
-/** What every request of one app shares, set up once by the app (internal). */
+/**
+ * The pipeline's body reader (pipeline/body-reader.ts), which `body()`, `json()` and `form()` ask: the listener
+ * gives it to every request in its `RequestContext`, so the request calls the reader forward and never the reverse.
+ */
+export interface BodyReader {
+  bytes(request: Request): Promise<Buffer>;
+  json(request: Request, maxItems: number | undefined): Promise<unknown>;
+  form(request: Request): Promise<Form>;
+}
+
+/** What every request of one app shares, set up once by the app and the listener (internal). */
 export interface RequestContext {
+  /** The one reader of request bodies. */
+  reader: BodyReader;
   bodyLimit: number;
   uploadLimits: Readonly<UploadLimits>;
   jsonLimits: Readonly<JsonLimits>;
@@ -109,7 +118,7 @@ export class Request {
   #query: QueryValues | undefined;
   #cookies: Record<string, string | undefined> | undefined;
   /** @internal */
-  [BODY]: BodyRead | undefined;
+  [BODY]: unknown;
   /** @internal */
   [FORM]: Promise<Form> | undefined;
   readonly bodyLimit: number;
@@ -124,7 +133,7 @@ export class Request {
     res: ServerResponse,
     path: string,
     search: string,
-    context: RequestContext = DEFAULT_CONTEXT,
+    context: RequestContext,
   ) {
     this.raw = raw;
     this[RESPONSE] = res;
@@ -192,7 +201,7 @@ export class Request {
 
   /** The raw body bytes (at most `bodyLimit`, else a 413). */
   body(): Promise<Buffer> {
-    return bytesOf(this);
+    return this[CONTEXT].reader.bytes(this);
   }
 
   async text(): Promise<string> {
@@ -206,7 +215,7 @@ export class Request {
    * `maxItems` items when given.
    */
   json(maxItems?: number): Promise<unknown> {
-    return new Promise((resolve, reject) => readJson(this, maxItems, (error, value) => (error ? reject(error) : resolve(value))));
+    return this[CONTEXT].reader.json(this, maxItems);
   }
 
   /**
@@ -222,6 +231,6 @@ export class Request {
    * ```
    */
   form(): Promise<Form> {
-    return formOf(this);
+    return this[CONTEXT].reader.form(this);
   }
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import secureJson from 'secure-json-parse';
 import { HTTPException } from '../http-exception';
+import type { JsonLimits } from '../request';
 
 /** Deeper JSON is refused: validators and transformers recurse, and no API needs more. */
 export const MAX_JSON_DEPTH = 64;
@@ -16,11 +17,7 @@ export const DEFAULT_MAX_OBJECT_KEYS = 1000;
  */
 export const DEFAULT_MAX_JSON_CONTAINERS = 100_000;
 
-/** What one JSON body may hold, checked before it is parsed (`AppOptions.maxObjectKeys`, `maxJsonContainers`). */
-export interface JsonLimits {
-  maxObjectKeys: number;
-  maxJsonContainers: number;
-}
+export type { JsonLimits };
 
 export const DEFAULT_JSON_LIMITS: Readonly<JsonLimits> = Object.freeze({
   maxObjectKeys: DEFAULT_MAX_OBJECT_KEYS,
@@ -123,25 +120,4 @@ function openings(bytes: Buffer): number {
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-/**
- * Throws 415 unless the Content-Type is JSON (`application/json`, `*+json`) in UTF-8. A body without one is
- * refused too: browsers send such a POST cross-site without asking first (no CORS preflight).
- */
-export function assertJsonContentType(contentType: string | undefined): void {
-  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return; // the usual ones
-  if (!contentType) throw new HTTPException(415, 'Content-Type must be application/json');
-  const [type, ...parameters] = contentType.split(';');
-  const mime = type.trim().toLowerCase();
-  if (mime !== 'application/json' && !mime.endsWith('+json')) {
-    throw new HTTPException(415, 'Content-Type must be application/json');
-  }
-  for (const parameter of parameters) {
-    const [name, value = ''] = parameter.split('=');
-    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
-    if (name.trim().toLowerCase() === 'charset' && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new HTTPException(415, `Unsupported charset "${charset}": send UTF-8`);
-    }
-  }
 }

@@ -5,7 +5,7 @@ import { BaseRouter, Get, Middleware, Post, Request, router, type CallNext } fro
 import type { Server } from '../server';
 import { Req } from '../param';
 
-// The body reader (pipeline/read-body.ts) over a real socket: what arrives split, late, short, or too long.
+// The body reader (pipeline/body-reader.ts) over a real socket: what arrives split, late, short, or too long.
 let handled = 0;
 const outcomes: number[] = [];
 
