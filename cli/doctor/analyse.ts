@@ -2,7 +2,7 @@ import { createLogger } from 'trellis/runtime';
 import type { BaseRouter, Middleware } from 'trellis';
 import type { Class, TrellisError } from 'trellis/inspect';
 import { dryStart, inspectApp, responseShapeProblems, type InspectedRoute } from 'trellis/inspect';
-import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, type Discovery, type Project } from 'trellis/internal';
+import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, registerPlugins, type Discovery, type Project } from 'trellis/internal';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
 import { unvalidatedModels } from './checks/models';
@@ -85,6 +85,12 @@ async function fullApp(
 ): Promise<BaseRouter | undefined> {
   try {
     const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
+    // The plug-ins of plugins/: a section of config.yaml that does not fit is reported at its line.
+    const refused = registerPlugins(app, discovery, project);
+    if (refused.length) {
+      errors.push(...refused.map((problem) => errorAt(problem, problem.file === CONFIG_FILE ? 'config' : problem.code)));
+      return undefined;
+    }
     for (const router of routers) {
       if (router.rejected) continue;
       try {
