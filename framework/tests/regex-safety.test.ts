@@ -70,7 +70,7 @@ describe('number and integer parameters are parsed in linear time', () => {
 const REQUEST_DATA_FILES = [
   'framework/pipeline/convert.ts', 'framework/pipeline/validate.ts', 'framework/pipeline/body.ts',
   'framework/pipeline/arguments.ts', 'framework/pipeline/declared-shape.ts', 'framework/http-exception.ts', 'framework/request.ts', 'framework/request-id.ts', 'framework/static/safe-path.ts',
-  'framework/uploads/fields.ts', 'framework/uploads/read-form.ts',
+  'framework/uploads/fields.ts', 'framework/pipeline/body-reader.ts',
   'framework/uploads/file-param.ts', 'framework/routing/route-table.ts', 'framework/write.ts',
   'framework/response.ts', 'framework/dispatch.ts', 'runtime/run-log.ts', 'runtime/access-log.ts',
   'framework/responses/attachment.ts', 'framework/responses/server-sent-event.ts', 'framework/cookies.ts',
