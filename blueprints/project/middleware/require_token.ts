@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { IsNotEmpty, IsString } from 'class-validator';
-import { bearerAuth } from 'trellis/security';
 import { Config, Injectable, JSONResponse, Middleware, type CallNext, type Request, type Response } from 'trellis';
+import { bearerAuth } from 'trellis/security';
 
 /** The `admin:` section of config.yaml, checked when the app starts. */
 export class AdminSettings {
