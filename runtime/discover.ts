@@ -41,7 +41,7 @@ export interface Discovery {
   middleware: FoundMiddleware[];
   /**
    * The plug-ins `plugins/` exports, by file path then export order: registered after the services, before the
-   * routers. Absent from a build's manifest (a built project registers none).
+   * routers. Absent from a manifest written before plug-ins (none is registered).
    */
   plugins?: FoundPlugin[];
   /** Files that threw while loading, in load order. */

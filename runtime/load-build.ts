@@ -1,10 +1,10 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
 import type { Middleware } from '../framework/index';
-import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
+import { isMiddlewareClass, isPlugin, isRouterClass } from '../framework/inspect';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
-import { exportsOf, type Discovery, type Found, type FoundMiddleware } from './discover';
+import { exportsOf, type Discovery, type Found, type FoundMiddleware, type FoundPlugin } from './discover';
 import { assembleProject, stopAt, type LoadedProject } from './load';
 import { describeLoadError } from './load-error';
 import { readManifest, type BuildManifest, type ManifestModule } from './manifest';
@@ -88,6 +88,15 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
     const main = entry.main === null ? undefined : take<Middleware>(entry, exports, entry.main, isMiddlewareClass);
     middleware.push({ name: entry.name, file: entry.file, classes, main });
   }
+  const plugins: FoundPlugin[] = [];
+  for (const entry of manifest.plugins ?? []) {
+    const exports = load(entry);
+    for (const name of exports ? entry.classes : []) {
+      const plugin = exports![name];
+      if (isPlugin(plugin)) plugins.push({ plugin, file: entry.file });
+      else failures.push({ file: entry.file, line: 1, message: messages.build.missingExport(entry.file, name) });
+    }
+  }
   const routers: Array<Found<Controller>> = [];
   for (const entry of manifest.routers) {
     const exports = load(entry);
@@ -97,7 +106,7 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
     }
   }
   const docComments = docTable(dir, manifest.docComments);
-  return { routers, models: [], services, middleware, failures, docComments, sourceTypes: typeTable(dir, manifest.sourceTypes) };
+  return { routers, models: [], services, middleware, plugins, failures, docComments, sourceTypes: typeTable(dir, manifest.sourceTypes) };
 }
 
 // The manifest lists files relative to the build; routes name the absolute path they were declared in.

@@ -28,11 +28,11 @@ export const MANIFEST_FILE = 'trellis.manifest.json';
  */
 export const MANIFEST_FORMAT = 1;
 
-/** A compiled file of `services/`, `middleware/` or `routers/`, and the classes `run` takes from it. */
+/** A compiled file of `services/`, `middleware/`, `plugins/` or `routers/`, and the classes (plug-ins) `run` takes from it. */
 export interface ManifestModule {
   /** Relative to the build folder, with `/` (`routers/tasks.js`). */
   file: string;
-  /** The export names of the classes found in it (`default` for a default export), in discovery order. */
+  /** The export names of the classes (of `plugins/`: the plug-ins) found in it (`default` for a default export), in discovery order. */
   classes: string[];
 }
 
@@ -46,7 +46,7 @@ export interface ManifestMiddleware extends ManifestModule {
 
 /**
  * What `trellis build` found in a project, written next to the compiled files as `trellis.manifest.json`:
- * the files to load, in `trellis run`'s order (services, middleware, routers; every file, so one loaded only
+ * the files to load, in `trellis run`'s order (services, middleware, plug-ins, routers; every file, so one loaded only
  * for its side effects still is), the classes to take from each, the routers' doc comments and the handlers' source types.
  */
 export interface BuildManifest {
@@ -59,6 +59,8 @@ export interface BuildManifest {
   configSnapshot?: ConfigSnapshot;
   services: ManifestModule[];
   middleware: ManifestMiddleware[];
+  /** Absent from a build made before plug-ins: none is registered. */
+  plugins?: ManifestModule[];
   routers: ManifestModule[];
   /** The doc comments of the classes of each compiled file that declares classes, by file relative to the build. */
   docComments: Record<string, ClassDocs[]>;
@@ -86,7 +88,7 @@ export function createManifest(
   discovery: Discovery,
   meta: Pick<BuildManifest, 'trellis' | 'docComments' | 'configSnapshot' | 'sourceTypes'>,
 ): BuildManifest {
-  const nameOf = (found: Found) => exportName(dir, found);
+  const nameOf = (found: Found) => exportName(dir, found.file, found.cls);
   const modules = (folder: string, found: Found[]): ManifestModule[] =>
     sourceFiles(dir, folder).map((file) => ({ file, classes: found.filter((f) => f.file === file).map(nameOf) }));
   const middleware = sourceFiles(dir, 'middleware').flatMap((file): ManifestMiddleware[] => {
@@ -102,16 +104,20 @@ export function createManifest(
     ...(meta.configSnapshot && { configSnapshot: meta.configSnapshot }),
     services: modules('services', discovery.services),
     middleware,
+    plugins: sourceFiles(dir, 'plugins').map((file) => ({
+      file,
+      classes: (discovery.plugins ?? []).filter((found) => found.file === file).map((found) => exportName(dir, file, found.plugin)),
+    })),
     routers: modules('routers', discovery.routers),
     docComments: meta.docComments,
     ...(meta.sourceTypes && { sourceTypes: meta.sourceTypes }),
   };
 }
 
-function exportName(dir: string, found: Found): string {
-  const exports = exportsOf(require(join(dir, found.file)));
-  const name = Object.keys(exports).find((key) => exports[key] === found.cls);
-  if (name === undefined) throw new Error(`${found.file}: ${found.cls.name} is not exported`);
+function exportName(dir: string, file: string, value: unknown): string {
+  const exports = exportsOf(require(join(dir, file)));
+  const name = Object.keys(exports).find((key) => exports[key] === value);
+  if (name === undefined) throw new Error(`${file}: ${(value as { name?: string }).name} is not exported`);
   return name;
 }
 

@@ -16,7 +16,7 @@ import { loadTypeScript } from './typescript';
 /** The build folder's name inside the project. */
 export const OUT_DIR = 'dist';
 /** The folders whose files `trellis run` loads, in its order: the roots of the compilation. */
-const FOLDERS = ['services', 'middleware', 'routers'];
+const FOLDERS = ['services', 'middleware', 'plugins', 'routers'];
 
 export interface BuildOutput {
   /** Where a line goes: `out` for the summary, `err` for each error. */

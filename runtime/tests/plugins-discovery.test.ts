@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { TestClient } from '../../framework/testing';
 import { discover } from '../discover';
+import { loadBuild } from '../load-build';
+import { createManifest, MANIFEST_FILE } from '../manifest';
 import { loadProject } from '../load';
 import { ProjectError } from '../project-error';
 import { cleanup, copyFixture, ROOT } from './support';
@@ -48,6 +50,18 @@ describe('a project\'s plugins/ folder', () => {
     assert.equal(counts.status, 200);
     assert.deepEqual(counts.json().counts, { 200: 1 });
     assert.ok(app.routes.some((route) => route.path === '/internal/requests' && route.builtIn));
+    await client.close();
+  });
+
+  it('is listed in a build\'s manifest, and a build registers what it lists', async () => {
+    const dir = project({ 'plugins/request-counter.ts': REQUEST_COUNTER }, 'request_counter:\n  path: /internal/requests\n');
+    const manifest = createManifest(dir, discover(dir), { trellis: '0.0.0', docComments: {} });
+    assert.deepEqual(manifest.plugins, [{ file: 'plugins/request-counter.ts', classes: ['default'] }]);
+    // The routers' response types come from the sources, which a hand-made build has not read: served without them.
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, routers: [] }));
+    const { app } = loadBuild(dir, { port: 0 });
+    const client = new TestClient(app);
+    assert.equal((await client.get('/internal/requests')).status, 200);
     await client.close();
   });
 
