@@ -153,12 +153,6 @@ const EXCEPTIONS = [
     to: ['framework/uploads/fields.ts', 'framework/uploads/multipart.ts'],
   },
   {
-    name: 'result-names-response-shapes',
-    why: 'result.ts takes the compiled response shapes (a pipeline type) to serialize a handler value; dispatch should pass the serializer in',
-    from: 'framework/result.ts',
-    to: ['framework/pipeline/response-shape.ts'],
-  },
-  {
     name: 'serializer-uses-openapi-schemas',
     why: 'the response serializer builds its JSON schemas with the OpenAPI schema registry and the type reader\'s table: a schema layer under both belongs below the pipeline',
     from: 'framework/pipeline/response-shape.ts',

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ResponseShapes } from './pipeline/response-shape';
+import type { ResponseShapes } from './core/response-shapes';
 import { JSONResponse, Response, isStatus } from './response';
 import { ENCODED } from './symbols';
 import { StreamingResponse } from './responses/streaming';

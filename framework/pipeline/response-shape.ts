@@ -1,16 +1,11 @@
 import { TrellisError } from '../framework-error';
+import type { Encode, ResponseShapes } from '../core/response-shapes';
 import type { Class } from '../core/types';
 import { Response } from '../response';
 import type { RouteInfo } from '../routing/route-info';
 import { methodTypes, type TypeTable } from '../source/types/table';
 import { serializerOf, type Serialize } from './serializer-code';
 import { serializerSchema } from './serializer-schema';
-
-/** Turns a body into JSON text holding only its declared properties; throws `TRELLIS_ERR_RESPONSE_SHAPE` when it does not fit. */
-export type Encode = (value: unknown) => string;
-
-/** A route's declared body shapes, by status: what `toResponse` encodes a returned body (or a tuple's) with. */
-export type ResponseShapes = ReadonlyMap<number, Encode>;
 
 type Model = Class | [Class];
 /** A declared schema and the named schemas its `$ref`s point into. */
