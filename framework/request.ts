@@ -199,11 +199,24 @@ export class Request {
     return (this.#cookies ??= parseCookies(this.raw.headers.cookie));
   }
 
-  /** The raw body bytes (at most `bodyLimit`, else a 413). */
+  /**
+   * The raw body bytes, decoded from gzip, deflate or br: at most `bodyLimit` (else a 413), read once however many
+   * readers ask (a middleware, `@Body()`, `text()`, `json()`), each getting the same bytes or the same refusal.
+   *
+   * @example
+   * ```ts
+   * @Post('/webhook') async hook(@Req() request: Request) {
+   *   const signature = sign(await request.body()); // the exact bytes the sender signed
+   *   if (signature !== request.headers['x-signature']) throw new HTTPException(401);
+   *   return { received: true };
+   * }
+   * ```
+   */
   body(): Promise<Buffer> {
     return this[CONTEXT].reader.bytes(this);
   }
 
+  /** The body as UTF-8 text (see {@link body}). */
   async text(): Promise<string> {
     return (await this.body()).toString('utf8');
   }
