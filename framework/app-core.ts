@@ -76,8 +76,8 @@ export class AppCore {
   register(plugin: unknown): void {
     this.plugins.register(plugin, {
       app: this.facts,
-      include: (router) => (this.assertSettingUp('register'), this.include(router, true)),
-      provide: (services) => (this.assertSettingUp('register'), this.provide(services)),
+      include: (router) => this.include(router, true),
+      provide: (services) => this.provide(services),
     });
   }
 

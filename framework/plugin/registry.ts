@@ -115,7 +115,7 @@ export class PluginRegistry {
     const open = () => {
       if (!isOpen()) throw misuse(name, 'it used its host after register() returned');
     };
-    const hook = (part: Omit<PluginHook, typeof HOOK_OWNER>) => this.targets.push({ [HOOK_OWNER]: name, ...part });
+    const hook = (part: Omit<PluginHook, typeof HOOK_OWNER>) => void this.targets.push({ [HOOK_OWNER]: name, ...part });
     return {
       app: surface.app,
       route: (router, options = {}) => {
@@ -139,12 +139,30 @@ export class PluginRegistry {
         if (section === undefined) throw misuse(name, `settings(${describe(cls)}): the class has no @Settings(section)`);
         return (this.#config ?? new Config({})).section(section, cls);
       },
-      onStartup: (onStartup) => void (open(), hook({ onStartup })),
-      onShutdown: (onShutdown) => void (open(), hook({ onShutdown })),
-      healthCheck: (healthCheck) => void (open(), hook({ healthCheck })),
-      verify: (check) => void (open(), this.#verifiers.push(check)),
-      openapi: (contribute) => void (open(), this.#contributors.push(contribute)),
-      observe: (observer) => void (open(), this.#observers.push(observer)),
+      onStartup: (onStartup) => {
+        open();
+        hook({ onStartup });
+      },
+      onShutdown: (onShutdown) => {
+        open();
+        hook({ onShutdown });
+      },
+      healthCheck: (healthCheck) => {
+        open();
+        hook({ healthCheck });
+      },
+      verify: (check) => {
+        open();
+        this.#verifiers.push(check);
+      },
+      openapi: (contribute) => {
+        open();
+        this.#contributors.push(contribute);
+      },
+      observe: (observer) => {
+        open();
+        this.#observers.push(observer);
+      },
       requestContext: (values) => {
         open();
         for (const key of Object.keys(values) as Array<keyof PluginContext>) {
