@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { favicon, staticFiles, templates, type BaseRouter } from '../framework/index';
+import type { BaseRouter } from '../framework/index';
+import { favicon, staticFiles, templates } from '../framework/plugins';
 import { projectPath, type Project } from './project';
 
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
 import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
-import type { Plugin } from '../framework/index';
+import type { Plugin } from '../framework/plugins';
 import { isPlugin } from '../framework/inspect';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';

@@ -18,6 +18,7 @@ function sharedAliases(code) {
     ['trellis/inspect', `${code}/framework/inspect`],
     ['trellis/express', `${code}/framework/express/index`],
     ['trellis/security', `${code}/framework/security`],
+    ['trellis/plugins', `${code}/framework/plugins`],
     ['trellis/runtime', `${code}/runtime/index`],
     ['trellis/internal', `${code}/runtime/internal`],
     ['trellis/package.json', './package.json'],

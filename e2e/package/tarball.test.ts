@@ -89,6 +89,8 @@ describe('the tarballs of `npm run pack`', () => {
       'dist/framework/express/index.d.ts',
       'dist/framework/security.js',
       'dist/framework/security.d.ts',
+      'dist/framework/plugins.js',
+      'dist/framework/plugins.d.ts',
       'dist/runtime/index.js',
       'dist/runtime/index.d.ts',
       'dist/runtime/internal.js',

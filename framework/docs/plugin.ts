@@ -10,7 +10,8 @@ import { docsRouter } from './routes';
  *
  * @example
  * ```ts
- * import { BaseRouter, docs } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { docs } from 'trellis/plugins';
  *
  * const app = new BaseRouter({ docs: false }).register(docs({ path: '/api-docs' }));
  * ```

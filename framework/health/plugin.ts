@@ -9,7 +9,8 @@ import { healthSettings, type HealthOptions } from './settings';
  *
  * @example
  * ```ts
- * import { BaseRouter, health } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { health } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(health({ readyPath: '/ready', checkInterval: 5_000 }));
  * ```

@@ -11,7 +11,8 @@ import { resolveMetricsOptions, type MetricsOptions } from './options';
  *
  * @example
  * ```ts
- * import { BaseRouter, metrics } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { metrics } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(metrics({ path: '/internal/metrics', buckets: [0.01, 0.1, 1] }));
  * ```
@@ -44,7 +45,8 @@ export class MetricsPlugin implements Plugin {
  *
  * @example
  * ```ts
- * import { BaseRouter, metrics } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { metrics } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(metrics());
  * ```

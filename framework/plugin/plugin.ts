@@ -20,7 +20,8 @@ import type { UploadLimits } from '../uploads/limits';
  *
  * @example
  * ```ts
- * import { BaseRouter, Middleware, type Plugin } from 'trellis';
+ * import { BaseRouter, Middleware } from 'trellis';
+ * import type { Plugin } from 'trellis/plugins';
  *
  * class PoweredBy extends Middleware {
  *   async dispatch(request, next) {

@@ -8,7 +8,8 @@ import type { Plugin } from './plugin';
  *
  * @example
  * ```ts
- * import { BaseRouter, uploads } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { uploads } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(uploads({ fileSize: 50 * 1024 * 1024, files: 1 }));
  * ```

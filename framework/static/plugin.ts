@@ -10,7 +10,8 @@ import { staticMount, staticRouter, type StaticMount } from './mount';
  *
  * @example
  * ```ts
- * import { BaseRouter, staticFiles } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { staticFiles } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(staticFiles('/static', 'static'));   // GET /static/css/app.css
  * ```
@@ -48,7 +49,8 @@ export function staticFiles(prefix: string, dir: string): StaticFiles {
  *
  * @example
  * ```ts
- * import { BaseRouter, favicon } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { favicon } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(favicon('favicon.ico'));
  * ```

@@ -7,7 +7,8 @@ import { TemplateEngine, type TemplateOptions } from './engine';
  *
  * @example
  * ```ts
- * import { BaseRouter, templates } from 'trellis';
+ * import { BaseRouter } from 'trellis';
+ * import { templates } from 'trellis/plugins';
  *
  * const app = new BaseRouter().register(templates('templates', { filters: { upper: (s: string) => s.toUpperCase() } }));
  * ```

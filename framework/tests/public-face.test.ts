@@ -19,10 +19,14 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
       'Head', 'Inject', 'Injectable', 'InjectionToken', 'JSONResponse', 'Middleware', 'Options', 'Patch', 'Post', 'Put',
       'RedirectResponse', 'Request', 'Response', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
       'listen', 'router', 'serverUrl',
-      // The plug-in factories: the features an app registers (app.register(docs({ path: '/api-docs' }))).
-      'docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads',
     ],
-    types: ['CallNext', 'Plugin', 'PluginHost', 'RequestState'],
+    types: ['CallNext', 'RequestState'],
+  },
+  'trellis/plugins': {
+    file: 'framework/plugins.ts',
+    // The interface and the features built on it: an app registers them (app.register(docs({ path: '/api-docs' }))).
+    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads'],
+    types: ['Plugin', 'PluginHost'],
   },
   'trellis/param': {
     file: 'framework/param.ts',

@@ -36,6 +36,7 @@ const ENTRIES: Record<string, string> = {
   'trellis/inspect': 'inspect',
   'trellis/express': 'express/index',
   'trellis/security': 'security',
+  'trellis/plugins': 'plugins',
   'trellis/runtime': '../runtime/index',
 };
 
