@@ -235,7 +235,7 @@ const config = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'no import cycle anywhere, type-only imports included (a loop makes every file in it load, and change, with the others)',
+      comment: 'no import cycle anywhere, type-only imports included',
       severity: 'error',
       from: {},
       to: { circular: true },

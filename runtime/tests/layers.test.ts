@@ -42,14 +42,25 @@ before(async () => {
   }
 });
 
-/** `from -> to breaks rule name: why`, one line per violation of the rules `names` accepts. */
+/**
+ * `from -> to breaks rule name: why`, one line per violation of the rules `accept` takes. Loops come shortest first,
+ * each only when it holds a file no shorter one did: dependency-cruiser reports a loop once per import in it.
+ */
 function broken(accept: (name: string) => boolean): string[] {
+  const path = (violation: IViolation) => [violation.from, ...(violation.cycle ?? []).map((step) => step.name)];
+  const looped = new Set<string>();
   return result.summary.violations
     .filter((violation: IViolation) => accept(violation.rule.name))
+    .sort((a: IViolation, b: IViolation) => path(a).length - path(b).length)
+    .filter((violation: IViolation) => {
+      if (!violation.cycle) return true;
+      const fresh = path(violation).filter((file) => !looped.has(file));
+      for (const file of fresh) looped.add(file);
+      return fresh.length > 0;
+    })
     .map((violation: IViolation) => {
       const why = config.forbidden.find((rule) => rule.name === violation.rule.name)?.comment ?? '';
-      const cycle = violation.cycle ? ` (${[violation.from, ...violation.cycle.map((step) => step.name)].join(' -> ')})` : '';
-      return `${violation.from} -> ${violation.to} breaks rule ${violation.rule.name}: ${why}${cycle}`;
+      return `${violation.from} -> ${violation.to} breaks rule ${violation.rule.name}: ${why}${violation.cycle ? ` (${path(violation).join(' -> ')})` : ''}`;
     });
 }
 
