@@ -63,6 +63,7 @@ const LAYERS = [
       file('framework/error-envelope.ts'),
       file('framework/http-exception.ts'),
       file('framework/request-id.ts'),
+      file('framework/report.ts'),
       file('framework/logger.ts'),
       file('framework/security.ts'),
       '^framework/responses/',
@@ -141,12 +142,6 @@ const LAYERS = [
  */
 const EXCEPTIONS = [
   {
-    name: 'request-names-template-engine',
-    why: "Request names the templates feature's TemplateEngine (type-only, for render()); the type belongs in a core leaf once the templates plug-in settles",
-    from: 'framework/request.ts',
-    to: ['framework/templates/engine.ts'],
-  },
-  {
     name: 'body-reader-parses-forms',
     why: "the one body reader parses urlencoded and multipart forms with the uploads feature's parsers; uploads as a plug-in would register its content types with the reader",
     from: 'framework/pipeline/body-reader.ts',
@@ -187,12 +182,6 @@ const EXCEPTIONS = [
     why: "dispatch names the type reader's TypeTable for the response shapes (type-only): the schema layer above would hold it",
     from: 'framework/dispatch.ts',
     to: ['framework/source/types/table.ts'],
-  },
-  {
-    name: 'dispatch-logs-through-writer',
-    why: "dispatch logs a handler's failure with write.ts's report(); the one writer (issue 30, deliverable 3) owns that, or the helper moves down",
-    from: 'framework/dispatch.ts',
-    to: ['framework/write.ts'],
   },
 ];
 

@@ -12,7 +12,8 @@ import { Response } from './response';
 import { canonicalPath } from './routing/canonical-path';
 import { escapesPlainCharacter } from './routing/plain-escape';
 import { DEFAULT_UPLOAD_LIMITS } from './uploads/limits';
-import { report, writeFailure, writeResponse } from './write';
+import { report } from './report';
+import { writeFailure, writeResponse } from './write';
 
 /** What the app gives every request: the request context but the body reader, which the listener adds. */
 export type AppRequestContext = Omit<RequestContext, 'reader'>;

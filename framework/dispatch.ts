@@ -16,7 +16,7 @@ import type { PendingArguments } from './pipeline/arguments';
 import type { RouteRecord } from './routing/collect';
 import type { RouteTable } from './routing/route-table';
 import type { TypeTable } from './source/types/table';
-import { report } from './write';
+import { report } from './report';
 
 /**
  * The response to write, or a promise of it when something waits (a body, an async handler or middleware);

@@ -7,7 +7,7 @@ import { requestId } from './request-id';
 import { BODY, CONTEXT, FORM, MATCHED, RESPONSE } from './symbols';
 import type { Form } from './uploads/form';
 import type { UploadLimits } from './uploads/limits';
-import type { TemplateEngine } from './templates/engine';
+import type { TemplateRenderer } from './core/template-renderer';
 
 /** What one JSON body may hold, checked before it is parsed (`AppOptions.maxObjectKeys`, `maxJsonContainers`). */
 export interface JsonLimits {
@@ -33,7 +33,7 @@ export interface RequestContext {
   uploadLimits: Readonly<UploadLimits>;
   jsonLimits: Readonly<JsonLimits>;
   /** The engine of `app.templates(dir)`, which renders `render(...)` results. */
-  templates: TemplateEngine | undefined;
+  templates: TemplateRenderer | undefined;
   /** The app's logger, parent of `request.log`; the default logger when absent. */
   logger?: Logger;
   /** The request header ids are taken from (`AppOptions.requestIdHeader`); none when absent. */

@@ -6,6 +6,7 @@ import type { Request } from './request';
 import type { Response } from './response';
 import { announcesBody } from './pipeline/body';
 import { errorEnvelope, markHeaders } from './error-envelope';
+import { report } from './report';
 import { ANSWERED, RESPONSE, SEND_TIMEOUT } from './symbols';
 
 // The writer: the one place a trellis answer reaches Node (`writeHead`, `end`, a piped stream, or the raw bytes
@@ -155,13 +156,4 @@ type ServerSocket = Socket & { [SEND_TIMEOUT]?: number };
 export function watchSending(socket: Socket | null, res: ServerResponse, streaming = false): void {
   const timeout = (socket as ServerSocket | null)?.[SEND_TIMEOUT];
   if (timeout && (streaming || res.writableLength > 0) && !socket!.destroyed) socket!.setTimeout(timeout);
-}
-
-/** Logs a failure of `request` as `{ err, reqId }`; a logger that throws cannot break the request path. */
-export function report(logger: Logger, request: Request, what: string, error: unknown): void {
-  try {
-    logger.error({ err: error, reqId: request.id }, `${request.method} ${request.path}: ${what}`);
-  } catch {
-    // Nowhere left to report it.
-  }
 }

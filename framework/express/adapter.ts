@@ -6,7 +6,8 @@ import type { Request } from '../request';
 import { CONTEXT, RESPONSE } from '../symbols';
 import { Response } from '../response';
 import type { SecurityDeclaration } from '../security';
-import { markForMiddleware, report } from '../write';
+import { report } from '../report';
+import { markForMiddleware } from '../write';
 import { expressify } from './prototypes';
 
 /**

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Environment } from 'nunjucks';
+import type { TemplateRenderer } from '../core/template-renderer';
 import { TrellisError } from '../framework-error';
 
 export interface TemplateOptions {
@@ -14,7 +15,7 @@ export interface TemplateOptions {
  * A nunjucks environment over one directory, configured once: autoescaping on (so `<`, `>`, `&`, `"` and
  * `'` in values are escaped; mark trusted HTML with `| safe`), compiled templates cached after first use.
  */
-export class TemplateEngine {
+export class TemplateEngine implements TemplateRenderer {
   /** Absolute path of the templates directory. */
   readonly dir: string;
   readonly #options: TemplateOptions;

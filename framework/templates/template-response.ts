@@ -2,7 +2,7 @@ import { TrellisError } from '../framework-error';
 import type { Request } from '../request';
 import { CONTEXT } from '../symbols';
 import { HTMLResponse, type ResponseInit } from '../response';
-import type { TemplateEngine } from './engine';
+import type { TemplateRenderer } from '../core/template-renderer';
 
 /**
  * An `HTMLResponse` whose body is a template, rendered by the app (with the environment of
@@ -38,7 +38,7 @@ export class TemplateResponse extends HTMLResponse {
   }
 
   /** Fills `body` from the template; a second call does nothing. */
-  renderWith(engine: TemplateEngine | undefined): this {
+  renderWith(engine: TemplateRenderer | undefined): this {
     if (this.#rendered) return this;
     if (!engine) throw new TrellisError('TRELLIS_ERR_NO_TEMPLATES', JSON.stringify(this.template));
     this.body = engine.render(this.template, this.context);
