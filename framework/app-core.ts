@@ -9,7 +9,8 @@ import { TrellisError } from './framework-error';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
 import { Lifecycle, type Built } from './lifecycle/lifecycle';
-import type { MiddlewareLike } from './middleware';
+import type { Middleware, MiddlewareLike } from './middleware';
+import type { ExpressMiddleware } from './core/express-middleware';
 import type { DocCommentTable, OpenAPIDocument } from './openapi';
 import type { PluginApp } from './plugin/plugin';
 import { PluginRegistry } from './plugin/registry';
@@ -125,7 +126,7 @@ export class AppCore {
     const middleware = this.allMiddleware();
     const { table, records: routes } = this.routes;
     const sourceTypes = this.document.types(routes);
-    const dispatcher = buildDispatcher({ table, routes, middleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes });
+    const dispatcher = buildDispatcher({ table, routes, middleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction });
     const given = [...routes.map((route) => route.instance), ...middleware].filter((item) => typeof item === 'object');
     const targets = [...this.plugins.targets, ...new Set([...this.container.built, ...given])];
     return { targets, serve: () => (this.serving.dispatcher = dispatcher) };
@@ -173,4 +174,11 @@ export function exposeInternals(app: object, core: AppCore): void {
 /** The container of `app` and what it builds (for `trellis/inspect`'s dry start). */
 export function appInternals(app: object): AppInternals {
   return internals.get(app)!;
+}
+
+// An Express-style function given as middleware runs through the Express edge, loaded only by an app that has one:
+// Express stays out of every other app.
+function adaptFunction(fn: ExpressMiddleware): Middleware {
+  const { ExpressMiddlewareAdapter } = require('./express/adapter') as typeof import('./express/adapter');
+  return new ExpressMiddlewareAdapter(fn);
 }

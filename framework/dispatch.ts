@@ -35,6 +35,8 @@ interface DispatchContext {
   logger: Logger;
   /** What the routes' sources say: `methodTypes(sourceTypes, route)` is a route's, `sourceTypes.schemas` the named schemas. */
   sourceTypes?: TypeTable;
+  /** Turns an Express-style function `(req, res, next)` into middleware: the Express edge's, given by the app. */
+  adaptFunction?: (fn: ExpressMiddleware) => Middleware;
 }
 
 /**
@@ -159,15 +161,9 @@ function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) =>
     if (instance) return instance;
     if (like instanceof Middleware) instance = like;
     else if (isMiddlewareClass(like)) instance = context.built.get(like as Class) as Middleware;
-    else if (typeof like === 'function') instance = expressAdapter(like as ExpressMiddleware);
+    else if (typeof like === 'function' && context.adaptFunction) instance = context.adaptFunction(like as ExpressMiddleware);
     else throw new TrellisError('TRELLIS_ERR_INVALID_MIDDLEWARE', String(like));
     instances.set(like, instance);
     return instance;
   };
-}
-
-// Loaded only by an app that uses Express middleware: Express stays out of every other app.
-function expressAdapter(fn: ExpressMiddleware): Middleware {
-  const { ExpressMiddlewareAdapter } = require('./express/adapter') as typeof import('./express/adapter');
-  return new ExpressMiddlewareAdapter(fn);
 }
