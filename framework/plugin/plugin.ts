@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger';
+import type { TemplateRenderer } from '../core/template-renderer';
 import type { Class } from '../core/types';
 import type { Readiness } from '../health/readiness';
 import type { Provider } from '../injection/provider';
@@ -9,7 +10,6 @@ import type { OpenAPIDocument } from '../openapi/types';
 import type { Request } from '../request';
 import type { Controller } from '../router';
 import type { RouteInfo } from '../routing/route-info';
-import type { TemplateEngine } from '../templates/engine';
 import type { UploadLimits } from '../uploads/limits';
 
 /**
@@ -68,7 +68,7 @@ export interface PluginRouteOptions {
 
 /** What a plug-in may give every request: the engine `render()` uses, the multipart limits. */
 export interface PluginContext {
-  templates?: TemplateEngine;
+  templates?: TemplateRenderer;
   uploadLimits?: Readonly<UploadLimits>;
 }
 
