@@ -236,6 +236,9 @@ const config = {
   ],
   options: {
     tsPreCompilationDeps: true,
+    // @swc/core (a devDependency, the loader's compiler) parses faster than typescript and finds the same imports,
+    // type-only ones included.
+    parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: 'node_modules|(^|/)dist/' },
