@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { TestClient } from '../../framework/testing';
@@ -7,8 +7,8 @@ import { discover } from '../discover';
 import { loadBuild } from '../load-build';
 import { createManifest, MANIFEST_FILE } from '../manifest';
 import { loadProject } from '../load';
-import { ProjectError } from '../project-error';
-import { cleanup, copyFixture, ROOT } from './support';
+import { cleanup, ROOT } from './support';
+import { healthyWith, loadError } from './project-support';
 
 after(cleanup);
 
@@ -17,23 +17,9 @@ const REQUEST_COUNTER = readFileSync(join(ROOT, 'framework/tests/fixtures/plugin
 
 /** A copy of the healthy fixture with `files` written into it and `config` appended to its config.yaml. */
 function project(files: Record<string, string>, config = ''): string {
-  const dir = copyFixture('healthy');
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(dir, file, '..'), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
+  const dir = healthyWith(files);
   appendFileSync(join(dir, 'config.yaml'), config);
   return dir;
-}
-
-function loadError(dir: string): string {
-  try {
-    loadProject(dir);
-  } catch (error) {
-    assert.ok(error instanceof ProjectError, String(error));
-    return error.message.split(`${dir}/`).join('');
-  }
-  assert.fail('the project loaded');
 }
 
 describe('a project\'s plugins/ folder', () => {

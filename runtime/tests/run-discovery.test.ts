@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { TestClient } from '../../framework/testing';
@@ -8,28 +8,9 @@ import { discover } from '../discover';
 import { bannerLines } from '../banner';
 import { loadProject } from '../load';
 import { cleanup, copyFixture, FIXTURES } from './support';
+import { healthyWith, loadError } from './project-support';
 
 after(cleanup);
-
-/** A copy of the healthy fixture with extra files written into it. */
-function healthyWith(files: Record<string, string>): string {
-  const dir = copyFixture('healthy');
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(dir, file, '..'), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  return dir;
-}
-
-function loadError(dir: string): string {
-  try {
-    loadProject(dir);
-  } catch (error) {
-    assert.ok(error instanceof ProjectError, String(error));
-    return error.message.split(`${dir}/`).join('');
-  }
-  assert.fail('the project loaded');
-}
 
 describe('discovery', () => {
   it('finds the routers, services and middleware a project exports', () => {
