@@ -68,6 +68,14 @@ export const ERROR_CODES = {
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
   TRELLIS_ERR_SECURITY_SCHEME_CLASH:
     'Two different security schemes named %{schemeName} are declared by the middleware of the routes: give one another schemeName (bearerAuth({ schemeName }), apiKeyHeader(header, { schemeName }))',
+  TRELLIS_ERR_DATABASE_OPTION:
+    'Invalid database option %{option}: %{value} (url is postgres://user:password@host:5432/db or empty, dataDir and migrations are folders, pool a positive integer, migrate latest, check or off)',
+  TRELLIS_ERR_DATABASE_LOCKED:
+    'The embedded database %{folder} is open in another process (pid %{pid}, lock file %{lockFile}): one process at a time opens it; set DATABASE_URL to a PostgreSQL server to run several processes',
+  TRELLIS_ERR_DATABASE_UNREACHABLE: 'Cannot reach the database at %{address}: %{reason}',
+  TRELLIS_ERR_MIGRATION_PENDING:
+    'The database lacks migration %{migration} (%{count} pending): apply them with `trellis db migrate` (npm run db:migrate) before starting',
+  TRELLIS_ERR_MIGRATION_FAILED: 'Migration %{migration} failed: %{reason}',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
