@@ -24,6 +24,18 @@ export interface ProjectSettings {
   metrics: { enabled: boolean; path: string };
   /** Global middleware, by file name in `middleware/` (`timing` for `middleware/timing.ts`). */
   middleware: string[];
+  /** The project's database (`trellis/database`): present only when config.yaml has a `database:` section. */
+  database?: DatabaseSettings;
+}
+
+/** config.yaml's `database:` section, defaults applied. */
+export interface DatabaseSettings {
+  /** `postgres://...`: a PostgreSQL server; empty: the embedded database in `data_dir`. */
+  url: string;
+  /** Connections per process (each `--workers` worker has its own pool). */
+  pool: number;
+  /** The embedded database's folder, relative to the project (or absolute). */
+  data_dir: string;
 }
 
 /** Returns what is wrong with a value (`"must be a string"`), or nothing. */
@@ -64,6 +76,15 @@ export const middlewareName: Check = (value) =>
   (/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(value as string)
     ? undefined
     : `must be a file name in middleware/ without extension (like timing), got ${describe(value)}`);
+
+// Never echoes the value: a URL may hold a password.
+const databaseUrl: Check = (value) => {
+  if (value === null || value === '') return undefined;
+  if (typeof value !== 'string') return `must be a postgres:// URL or empty (the embedded database), got ${describe(value)}`;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(value)?.[1];
+  if (scheme === 'postgres' || scheme === 'postgresql') return URL.canParse(value) ? undefined : 'is not a valid URL (postgres://user:password@host:5432/name)';
+  return `must be a postgres:// URL or empty (the embedded database), got ${scheme ? `a ${scheme}: URL` : 'something else'}`;
+};
 
 interface Field {
   check: Check;
@@ -134,7 +155,16 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     enabled: { check: boolean, default: false },
     path: { check: urlPath, default: '/metrics' },
   },
+  /** The database (an {@link OPTIONAL_SECTIONS} one): PostgreSQL at `url`, else the embedded one in `data_dir`. */
+  database: {
+    url: { check: databaseUrl, default: '' },
+    pool: { check: positive, default: 10 },
+    data_dir: { check: nonEmpty, default: 'data/db' },
+  },
 };
+
+/** Sections that are there only when config.yaml has them (no defaults filled in without): what they turn on is opt-in. */
+export const OPTIONAL_SECTIONS: ReadonlySet<string> = new Set(['database']);
 
 export const SECTIONS = [...Object.keys(SCHEMA), 'middleware'];
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { middlewareName, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
+import { middlewareName, OPTIONAL_SECTIONS, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
 import type { Environment } from './env-lookup';
 import { cachedConfigSnapshot } from './config-cache';
 import { readConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
@@ -62,6 +62,7 @@ export function checkConfig(file: string | undefined, data: unknown, parsed?: Pa
   const settings = {} as Record<string, unknown>;
 
   for (const [section, fields] of Object.entries(SCHEMA)) {
+    if (OPTIONAL_SECTIONS.has(section) && !Object.hasOwn(raw, section)) continue;
     let given = raw[section] ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) {
       report([section], `${section} must be a mapping (${Object.keys(fields).join(', ')}), got ${Array.isArray(given) ? 'a list' : JSON.stringify(given)}`);
