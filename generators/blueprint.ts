@@ -12,8 +12,11 @@ export interface BlueprintFile {
   template: boolean;
 }
 
-/** The blueprints, one folder each under `blueprints/`. */
-export type BlueprintName = 'project' | 'router' | 'service' | 'middleware';
+/**
+ * The blueprints, one folder each under `blueprints/`. `project-db` and `resource-db` are overlays: laid over
+ * `project` and `resource` for a project on a database (see {@link planOverlay}).
+ */
+export type BlueprintName = 'project' | 'project-db' | 'router' | 'service' | 'middleware' | 'resource' | 'resource-db';
 
 const PLACEHOLDER = /__([a-zA-Z]+)__/g;
 
@@ -41,6 +44,22 @@ export function planBlueprint(blueprint: BlueprintName, names: Record<string, st
     });
     return { source: join(root, ...relative.split('/')), target: posix.join(...segments), template };
   });
+}
+
+/**
+ * A blueprint with an overlay laid over it: the overlay's file replaces the base's of the same target (in the
+ * base's place), and its other files follow, in the overlay's order.
+ *
+ * @example
+ * ```ts
+ * planOverlay(planBlueprint('project'), planBlueprint('project-db'));
+ * // services/task_service.ts from project-db/, db/schema.ts and migrations/ added
+ * ```
+ */
+export function planOverlay(base: readonly BlueprintFile[], overlay: readonly BlueprintFile[]): BlueprintFile[] {
+  const over = new Map(overlay.map((file) => [file.target, file]));
+  const targets = new Set(base.map((file) => file.target));
+  return [...base.map((file) => over.get(file.target) ?? file), ...overlay.filter((file) => !targets.has(file.target))];
 }
 
 function listFiles(root: string): string[] {

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { planBlueprint } from './blueprint';
+import { planBlueprint, planOverlay } from './blueprint';
 import { isExcluded } from './examples';
 import { runBlueprint, type WrittenFile } from './plop-runner';
 import { projectData, type ProjectOptions } from './project-data';
@@ -40,7 +40,8 @@ export interface CreateResult {
  */
 export async function createProject(request: CreateRequest): Promise<CreateResult> {
   const root = checkTarget(request.cwd, request.name, request.force);
-  const files = planBlueprint('project').filter((file) => !isExcluded(file.target, request.examples));
+  const plan = request.db ? planOverlay(planBlueprint('project'), planBlueprint('project-db')) : planBlueprint('project');
+  const files = plan.filter((file) => !isExcluded(file.target, request.examples));
   const specs = trellisSpecs(request.trellisSpec, request.cwd, root);
   const data = projectData(request, specs);
   const staging = mkdtempSync(request.dryRun ? join(tmpdir(), 'trellis-') : join(dirname(root), `.${request.name}-trellis-`));

@@ -23,6 +23,13 @@ export const trellisManifest: Manifest = JSON.parse(readFileSync(join(packageRoo
  */
 export const SHARED_LIBRARIES = ['class-validator', 'class-transformer', 'reflect-metadata'] as const;
 
+/**
+ * What a `--db` project adds to its dependencies: the SQL library (its class is what services inject), the
+ * PostgreSQL client and the embedded PostgreSQL. `trellis/database` imports them; they are trellis's optional
+ * peers, so their ranges are trellis's peer ranges.
+ */
+export const DATABASE_LIBRARIES = ['kysely', 'pg', '@electric-sql/pglite'] as const;
+
 /** The range of `trellis` (and of `trellis-cli`) a project gets without `--trellis-spec`: `^0.1.0-pre.1` for 0.1.0-pre.1. */
 export const defaultTrellisRange = `^${trellisManifest.version}`;
 
@@ -36,9 +43,10 @@ export const defaultTrellisRange = `^${trellisManifest.version}`;
  * // { 'class-transformer': '0.5.1', 'class-validator': '0.14.4', 'reflect-metadata': '0.2.2', trellis: '^0.1.0-pre.1' }
  * ```
  */
-export function projectDependencies(trellis: string): Record<string, string> {
+export function projectDependencies(trellis: string, { db = false } = {}): Record<string, string> {
   const entries = SHARED_LIBRARIES.map((name) => [name, trellisRange(name)] as const);
-  return sorted([...entries, ['trellis', trellis]]);
+  const database = db ? DATABASE_LIBRARIES.map((name) => [name, peerRange(name)] as const) : [];
+  return sorted([...entries, ...database, ['trellis', trellis]]);
 }
 
 /**
@@ -48,10 +56,12 @@ export function projectDependencies(trellis: string): Record<string, string> {
  * it is the version whose binaries exist for every platform), `@types/node` (`^` of the major),
  * `ts-json-schema-generator` (trellis's range: with typescript, it reads handlers' return types into the docs in
  * development and in `trellis build`; a production install needs neither), `esbuild` (exact: `trellis build`
- * bundles trellis with it for a faster start).
+ * bundles trellis with it for a faster start); with `db`, `@types/pg` (trellis's version) for the `pg` types
+ * Kysely's PostgreSQL dialect names.
  */
-export function projectDevDependencies(cli: string): Record<string, string> {
+export function projectDevDependencies(cli: string, { db = false } = {}): Record<string, string> {
   return sorted([
+    ...(db ? [['@types/pg', trellisRange('@types/pg')] as const] : []),
     ['trellis-cli', cli],
     ['@swc/core', trellisRange('@swc/core')],
     ['@types/node', `^${trellisRange('@types/node').replace(/^[^\d]*/, '').split('.')[0]}`],
@@ -66,6 +76,13 @@ function trellisRange(name: string): string {
   const { dependencies, devDependencies, peerDependencies } = trellisManifest;
   const range = dependencies?.[name] ?? devDependencies?.[name] ?? peerDependencies?.[name];
   if (!range) throw new Error(`trellis's package.json lists no ${name}, which generated projects need`);
+  return range;
+}
+
+/** The range trellis accepts `name` at as a peer: what a project that installs it beside trellis lists. */
+function peerRange(name: string): string {
+  const range = trellisManifest.peerDependencies?.[name];
+  if (!range) throw new Error(`trellis's package.json lists no peer ${name}, which --db projects need`);
   return range;
 }
 

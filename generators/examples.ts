@@ -4,17 +4,17 @@ import { GeneratorError } from './generator-error';
 export const EXAMPLES = {
   tasks: {
     summary: 'tasks: CRUD in memory (always included)',
-    files: ['routers/tasks.ts', 'services/task_service.ts', 'tests/tasks.test.ts'],
+    files: ['routers/tasks.ts', 'services/task_service.ts', 'tests/tasks.test.ts', 'migrations/0001_create_tasks.ts'],
     needs: [],
   },
   products: {
     summary: 'products: query parameters, validation, batch bodies',
-    files: ['routers/products.ts', 'services/product_service.ts'],
+    files: ['routers/products.ts', 'services/product_service.ts', 'migrations/0002_create_products.ts'],
     needs: [],
   },
   users: {
     summary: 'users and posts: literal vs parametrised paths, base-path parameters',
-    files: ['routers/users.ts', 'routers/posts.ts', 'services/user_service.ts'],
+    files: ['routers/users.ts', 'routers/posts.ts', 'services/user_service.ts', 'migrations/0003_create_users.ts'],
     needs: [],
   },
   upload: { summary: 'upload: multipart file upload', files: ['routers/upload.ts'], needs: [] },

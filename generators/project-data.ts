@@ -20,6 +20,11 @@ export interface ProjectOptions {
    * relative to `cwd`, a version, a tag, a URL; see `trellisSpecs`). Without it, `^<this trellis's version>`.
    */
   trellisSpec?: string;
+  /**
+   * Keep the sample's data in a database (`trellis create --db`): services on Kysely, tables made by `migrations/`,
+   * the embedded PGlite in `data/` in development, `DATABASE_URL` (PostgreSQL) in production. In memory without.
+   */
+  db?: boolean;
 }
 
 /** The values `create --yes` uses for what no flag gave. */
@@ -29,6 +34,7 @@ export function projectDefaults(name: string) {
     description: 'An HTTP API built with trellis.',
     port: 8000,
     examples: [...EXAMPLE_NAMES],
+    db: false,
     git: true,
     install: true,
   };
@@ -65,6 +71,7 @@ export function projectData(options: ProjectOptions, specs: { trellis: string; c
     trellisVersion: trellisManifest.version,
     nodeVersion: trellisManifest.engines?.node ?? '>=20',
     examples,
+    db: options.db === true,
     // YAML double-quoted scalars accept JSON string syntax.
     // `$${` is how config.yaml writes a literal `${` (else it would read as a reference to the environment).
     yaml: { title: yamlText(options.title), description: yamlText(options.description) },
@@ -72,8 +79,8 @@ export function projectData(options: ProjectOptions, specs: { trellis: string; c
       name: quote(options.name),
       description: quote(options.description),
       engines: block({ node: trellisManifest.engines?.node ?? '>=20' }),
-      dependencies: block(projectDependencies(specs.trellis)),
-      devDependencies: block(projectDevDependencies(specs.cli)),
+      dependencies: block(projectDependencies(specs.trellis, { db: options.db })),
+      devDependencies: block(projectDevDependencies(specs.cli, { db: options.db })),
     },
   };
 }

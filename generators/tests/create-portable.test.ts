@@ -117,10 +117,10 @@ describe('create --trellis-spec', () => {
 });
 
 describe('create: every package the code imports is a dependency', () => {
-  it('covers each bare import of every blueprint (project, router, service, middleware)', async () => {
-    await createProject(request());
+  /** The packages the TypeScript files of the blueprint folders import (bare specifiers, by package). */
+  function importedBy(blueprints: (name: string) => boolean): string[] {
     const imported = new Set<string>();
-    for (const blueprint of readdirSync(blueprintsDir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const blueprint of readdirSync(blueprintsDir, { withFileTypes: true }).filter((e) => e.isDirectory() && blueprints(e.name))) {
       const dir = join(blueprintsDir, blueprint.name);
       for (const file of listFiles(dir).filter((f) => /\.ts(\.hbs)?$/.test(f))) {
         for (const [, spec] of readFileSync(join(dir, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)) {
@@ -129,7 +129,21 @@ describe('create: every package the code imports is a dependency', () => {
         }
       }
     }
-    assert.deepEqual([...imported].sort(), ['class-validator', 'trellis']);
+    return [...imported].sort();
+  }
+
+  it('covers each bare import of every blueprint (project, router, service, middleware, resource)', async () => {
+    await createProject(request());
+    const imported = importedBy((name) => !name.endsWith('-db'));
+    assert.deepEqual(imported, ['class-validator', 'trellis']);
     for (const name of imported) assert.ok(name in dependencies(), name);
+  });
+
+  it('covers each bare import of the database overlays (project-db, resource-db) in a --db project', async () => {
+    await createProject(request({ db: true }));
+    const imported = importedBy((name) => name.endsWith('-db'));
+    assert.deepEqual(imported, ['kysely', 'trellis', 'typescript']);
+    // typescript: only tests/schema.test.ts reads db/schema.ts with it (a test, run in development).
+    for (const name of imported) assert.ok(name in (name === 'typescript' ? devDependencies() : dependencies()), name);
   });
 });

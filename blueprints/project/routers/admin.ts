@@ -23,8 +23,9 @@ export class AdminRouter extends router('/admin') {
 
   /** How many tasks, products and users the app holds; the services are the same instances the other routers use. */
   @Get('/stats')
-  stats() {
-    return { tasks: this.tasks.count(), products: this.products.count(), users: this.users.count() };
+  async stats() {
+    const [tasks, products, users] = await Promise.all([this.tasks.count(), this.products.count(), this.users.count()]);
+    return { tasks, products, users };
   }
 
   /** Echoes the caller's `User-Agent` header (`unknown` when it is absent). */

@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, MaxLength } from 'class-validator';
 import { Get, HTTPException, Injectable, Post, router } from 'trellis';
 import { Body, Int, Path, Query } from 'trellis/param';
-import { paginate, ProductService, type Product } from '../services/product_service';
+import { ProductService, type Product } from '../services/product_service';
 
 /** The body of `POST /products` (and each item of `POST /products/batch`). */
 export class ProductIn {
@@ -35,18 +35,18 @@ export class ProductRouter extends router('/products') {
 
   /** Lists products, a page at a time; `category` keeps the products tagged with it. */
   @Get()
-  list(
+  async list(
     @Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
     @Query('limit', { type: Int, default: 10, minimum: 1, maximum: 100 }) limit: number,
     @Query('category', { default: null }) category: string | null,
   ) {
-    const items = paginate(this.products.search({ category }), page, limit);
+    const items = await this.products.search({ category, page, limit });
     return { query: { page, limit, category }, items };
   }
 
   /** Searches product names for `q`, with optional category and price range, sorted by `name` or `price`. */
   @Get('/search')
-  search(
+  async search(
     @Query('q') q: string,
     @Query('category', { default: null }) category: string | null,
     @Query('min_price', { type: Number, default: null }) minPrice: number | null,
@@ -55,27 +55,27 @@ export class ProductRouter extends router('/products') {
     @Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
     @Query('limit', { type: Int, default: 20, minimum: 1, maximum: 100 }) limit: number,
   ) {
-    const found = this.products.search({ q, category, minPrice, maxPrice, sort });
+    const items = await this.products.search({ q, category, minPrice, maxPrice, sort, page, limit });
     const query = { q, category, min_price: minPrice, max_price: maxPrice, sort, page, limit };
-    return { query, items: paginate(found, page, limit) };
+    return { query, items };
   }
 
   /** Adds a product and answers 201 with it. */
   @Post('/', { status: 201 })
-  create(@Body() body: ProductIn): Product {
+  async create(@Body() body: ProductIn): Promise<Product> {
     return this.products.add(body);
   }
 
   /** Adds several products at once; every item is validated before any is added. */
   @Post('/batch', { status: 201 })
-  createMany(@Body({ type: ProductIn }) items: ProductIn[]): Product[] {
-    return items.map((item) => this.products.add(item));
+  async createMany(@Body({ type: ProductIn }) items: ProductIn[]): Promise<Product[]> {
+    return this.products.addMany(items);
   }
 
   /** Returns one product; 404 when no product has this id. */
   @Get('/{product_id}')
-  one(@Path('product_id', { type: Int }) productId: number): Product {
-    const product = this.products.get(productId);
+  async one(@Path('product_id', { type: Int }) productId: number): Promise<Product> {
+    const product = await this.products.get(productId);
     if (!product) throw new HTTPException(404, `Product ${productId} not found`);
     return product;
   }

@@ -22,7 +22,10 @@ export class TaskIn {
   completed: boolean = false;
 }
 
-/** A to-do list: create, read, replace and delete tasks. The tasks live in `TaskService`. */
+/**
+ * A to-do list: create, read, replace and delete tasks. The tasks live in `TaskService`; the handlers await it, so
+ * the same router serves a service in memory and one on a database (`trellis create --db`).
+ */
 @Injectable()
 export class TaskRouter extends router('/tasks') {
   constructor(private readonly tasks: TaskService) {
@@ -31,36 +34,36 @@ export class TaskRouter extends router('/tasks') {
 
   /** Lists every task, oldest first. */
   @Get()
-  list(): Task[] {
+  async list(): Promise<Task[]> {
     return this.tasks.all();
   }
 
   /** Returns one task; 404 when no task has this id. */
   @Get('/{task_id}')
-  one(@Path('task_id', { type: Int }) taskId: number): Task {
-    const task = this.tasks.get(taskId);
+  async one(@Path('task_id', { type: Int }) taskId: number): Promise<Task> {
+    const task = await this.tasks.get(taskId);
     if (!task) throw notFound(taskId);
     return task;
   }
 
   /** Creates a task and answers 201 with it, including its new id. */
   @Post('/', { status: 201 })
-  create(@Body() body: TaskIn): Task {
+  async create(@Body() body: TaskIn): Promise<Task> {
     return this.tasks.add(body);
   }
 
   /** Replaces a task's title, description and completed flag; 404 when no task has this id. */
   @Put('/{task_id}')
-  replace(@Path('task_id', { type: Int }) taskId: number, @Body() body: TaskIn): Task {
-    const task = this.tasks.replace(taskId, body);
+  async replace(@Path('task_id', { type: Int }) taskId: number, @Body() body: TaskIn): Promise<Task> {
+    const task = await this.tasks.replace(taskId, body);
     if (!task) throw notFound(taskId);
     return task;
   }
 
   /** Deletes a task; its id is not given out again. 404 when no task has this id. */
   @Delete('/{task_id}')
-  remove(@Path('task_id', { type: Int }) taskId: number): { message: string } {
-    if (!this.tasks.delete(taskId)) throw notFound(taskId);
+  async remove(@Path('task_id', { type: Int }) taskId: number): Promise<{ message: string }> {
+    if (!(await this.tasks.delete(taskId))) throw notFound(taskId);
     return { message: `Task ${taskId} deleted` };
   }
 }

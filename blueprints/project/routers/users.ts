@@ -46,7 +46,7 @@ export class UserRouter extends router('/users') {
 
   /** Registers a user and answers 201 with it. */
   @Post('/', { status: 201, response: UserOut })
-  create(@Body() body: UserIn): UserOut {
+  async create(@Body() body: UserIn): Promise<UserOut> {
     return this.users.add(body);
   }
 
@@ -58,8 +58,8 @@ export class UserRouter extends router('/users') {
 
   /** Returns one user; 404 when no user has this id. */
   @Get('/{user_id}', { response: UserOut })
-  one(@Path('user_id', { type: Int }) userId: number): UserOut {
-    const user = this.users.get(userId);
+  async one(@Path('user_id', { type: Int }) userId: number): Promise<UserOut> {
+    const user = await this.users.get(userId);
     if (!user) throw new HTTPException(404, `User ${userId} not found`);
     return user;
   }

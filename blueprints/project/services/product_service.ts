@@ -14,13 +14,16 @@ export interface ProductInput {
   tags?: string[] | null;
 }
 
-/** How `search` filters and orders products. */
+/** How `search` filters, orders and pages products. */
 export interface ProductFilter {
   q?: string;
   category?: string | null;
   minPrice?: number | null;
   maxPrice?: number | null;
   sort?: 'name' | 'price';
+  /** From 1; with `limit`, which slice of the matches to return (all of them without). */
+  page?: number;
+  limit?: number;
 }
 
 /** The product catalogue, in memory: three products to start with. A product's category is one of its tags. */
@@ -54,7 +57,12 @@ export class ProductService {
     return product;
   }
 
-  /** The products matching `filter` (all of them without one), ordered by name or price. */
+  /** Adds every product of `inputs`, in order. */
+  addMany(inputs: ProductInput[]): Product[] {
+    return inputs.map((input) => this.add(input));
+  }
+
+  /** The products matching `filter` (all of them without one), ordered by name or price (by id without), one page of them. */
   search(filter: ProductFilter = {}): Product[] {
     const q = filter.q?.toLowerCase();
     const found = [...this.products.values()].filter(
@@ -64,13 +72,10 @@ export class ProductService {
         (filter.minPrice == null || p.price >= filter.minPrice) &&
         (filter.maxPrice == null || p.price <= filter.maxPrice),
     );
-    if (filter.sort === 'price') return found.sort((a, b) => a.price - b.price || a.id - b.id);
-    if (filter.sort === 'name') return found.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-    return found;
+    if (filter.sort === 'price') found.sort((a, b) => a.price - b.price || a.id - b.id);
+    if (filter.sort === 'name') found.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    if (filter.limit === undefined) return found;
+    const start = ((filter.page ?? 1) - 1) * filter.limit;
+    return found.slice(start, start + filter.limit);
   }
-}
-
-/** Page `page` (from 1) of `limit` items. */
-export function paginate<T>(items: T[], page: number, limit: number): T[] {
-  return items.slice((page - 1) * limit, page * limit);
 }

@@ -1,0 +1,68 @@
+import { Kysely, sql, type Selectable } from 'kysely';
+import { Injectable } from 'trellis';
+import type { TaskTable, Tables } from '../db/schema';
+
+/** A task as the API returns it. The two starting tasks have no `description`. */
+export interface Task {
+  id: number;
+  title: string;
+  description?: string;
+  completed: boolean;
+}
+
+/** What creating or replacing a task takes. */
+export interface TaskInput {
+  title: string;
+  description?: string | null;
+  completed?: boolean | null;
+}
+
+/**
+ * The tasks, in the `tasks` table (migrations/0001_create_tasks.ts makes it with tasks 1 and 2). The database
+ * gives the ids and never reuses one, so after deleting task 3 the next task is still 4.
+ */
+@Injectable()
+export class TaskService {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async all(): Promise<Task[]> {
+    const rows = await this.db.selectFrom('tasks').selectAll().orderBy('id').execute();
+    return rows.map(toTask);
+  }
+
+  async get(id: number): Promise<Task | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  async count(): Promise<number> {
+    const { count } = await this.db.selectFrom('tasks').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+    return count;
+  }
+
+  async add(input: TaskInput): Promise<Task> {
+    const row = await this.db.insertInto('tasks').values(fields(input)).returningAll().executeTakeFirstOrThrow();
+    return toTask(row);
+  }
+
+  /** Replaces title, description and completed; `undefined` when there is no such task. */
+  async replace(id: number, input: TaskInput): Promise<Task | undefined> {
+    const row = await this.db.updateTable('tasks').set(fields(input)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  /** Whether a task was deleted. */
+  async delete(id: number): Promise<boolean> {
+    const { numDeletedRows } = await this.db.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
+    return numDeletedRows > 0n;
+  }
+}
+
+function fields(input: TaskInput) {
+  return { title: input.title, description: input.description ?? '', completed: input.completed ?? false };
+}
+
+// A task the database holds without a description (the starting ones) is answered without the field.
+function toTask({ id, title, description, completed }: Selectable<TaskTable>): Task {
+  return description === null ? { id, title, completed } : { id, title, description, completed };
+}
