@@ -29,7 +29,7 @@ const { migratedPglite, migratedPostgres } = require('./lib/database/fresh');
 const { productionInstall } = require('./lib/database/install-size');
 const { describeUrl, serverDatabases, SERVER_URL } = require('./lib/database/postgres');
 const { installTable, startsTable, throughputTable } = require('./lib/database/report');
-const { builtSamples, samplePool } = require('./lib/database/samples');
+const { builtSamples, sampleDatabase } = require('./lib/database/samples');
 const { checkDb, DB_ENDPOINTS, runDbThroughput } = require('./lib/database/throughput');
 
 const PHASES = ['throughput', 'starts', 'install'];
@@ -70,6 +70,7 @@ async function main() {
   const samples = await builtSamples(samplesDir, log);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trellis-bench-db-'));
   const databases = serverDatabases();
+  const { pool, dataDir } = sampleDatabase(samples.db);
   const out = [`node ${process.version}, pinned: ${pin.pinned}, PostgreSQL at ${describeUrl(SERVER_URL)} (not pinned)\n`];
   let leftOutCount = 0;
   try {
@@ -78,7 +79,6 @@ async function main() {
     log(`migrated PostgreSQL template: ${(await migratedPostgres(samples.db, await databases.create('template'))).join(', ')}`);
 
     if (options.phases.includes('throughput')) {
-      const pool = samplePool(samples.db);
       const context = {
         pin,
         log,
@@ -86,7 +86,7 @@ async function main() {
         settings: { ...FULL, warmupSeconds: options.warmup, measureSeconds: options.seconds, connections: 64 },
         scripts: writeWrkScripts(workDir),
       };
-      const all = dbContenders({ builtDir: samples.db, workDir, pool, pgliteTemplate, databases });
+      const all = dbContenders({ builtDir: samples.db, dataDir, workDir, pool, pgliteTemplate, databases });
       const { passed, leftOut } = await checkDb(all, DB_PAIRS, pin, log);
       leftOutCount += leftOut.length;
       const cells = await runDbThroughput(passed, { rounds: options.rounds, context, log });
@@ -95,7 +95,7 @@ async function main() {
       for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`);
     }
     if (options.phases.includes('starts')) {
-      const contenders = startContenders({ memoryDir: samples.memory, dbDir: samples.db, pgliteTemplate, databases });
+      const contenders = startContenders({ memoryDir: samples.memory, dbDir: samples.db, dataDir, pgliteTemplate, databases });
       const times = await runStarts(contenders, { pin, runs: options.runs, log });
       out.push(`## Cold start\n\nspawn to the first 200 on GET /tasks/1, ${options.runs} starts each, interleaved\n`, startsTable(times, contenders, ADDED), '');
     }

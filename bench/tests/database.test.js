@@ -16,7 +16,7 @@ const { pinning } = require('../lib/cpu');
 const { request } = require('../lib/http-get');
 const { serverDatabases } = require('../lib/database/postgres');
 const { installTable, startsTable, throughputTable } = require('../lib/database/report');
-const { samplePool } = require('../lib/database/samples');
+const { sampleDatabase } = require('../lib/database/samples');
 const { startServer } = require('../lib/server');
 const { addTask, getTask } = require('../apps/fastify-db/queries');
 
@@ -177,12 +177,13 @@ describe('the report and the sample\'s pool', () => {
     assert.match(install, /^\| added by --db \| 35\.0 \| 16 \|$/m);
   });
 
-  it('reads the pool from config.yaml\'s database section, 10 when it gives none', () => {
+  it('reads the pool and the data folder from config.yaml\'s database section, 10 and data/db when it gives none', () => {
     const dir = path.join(work, 'config');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'config.yaml'), 'server:\n  pool: 3\ndatabase:\n  url: ${DATABASE_URL:-}\n  pool: 7   # per process\nadmin:\n  token: x\n');
-    assert.equal(samplePool(dir), 7);
-    fs.writeFileSync(path.join(dir, 'config.yaml'), 'server:\n  pool: 3\ndatabase:\n  url: x\n');
-    assert.equal(samplePool(dir), 10);
+    const write = (text) => fs.writeFileSync(path.join(dir, 'config.yaml'), text);
+    write('server:\n  pool: 3\ndatabase:   # the SQL database\n  url: ${DATABASE_URL:-}\n\n  pool: 7   # per process\n  data_dir: var/pg\nadmin:\n  data_dir: no\n');
+    assert.deepEqual(sampleDatabase(dir), { pool: 7, dataDir: path.join(dir, 'var', 'pg') });
+    write('server:\n  pool: 3\ndatabase:\n  url: x\nadmin:\n  pool: 4\n  data_dir: no\n');
+    assert.deepEqual(sampleDatabase(dir), { pool: 10, dataDir: path.join(dir, 'data', 'db') });
   });
 });

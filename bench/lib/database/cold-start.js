@@ -14,22 +14,21 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOKEN = { ADMIN_TOKEN: 'bench-admin-token' };
 
 /**
- * @param {{ memoryDir: string, dbDir: string, pgliteTemplate: string, databases: ReturnType<import('./postgres').serverDatabases> }} setup
+ * @param {{ memoryDir: string, dbDir: string, dataDir: string, pgliteTemplate: string, databases: ReturnType<import('./postgres').serverDatabases> }} setup
  * @returns {import('./contenders').DbContender[]}
  */
-function startContenders({ memoryDir, dbDir, pgliteTemplate, databases }) {
+function startContenders({ memoryDir, dbDir, dataDir, pgliteTemplate, databases }) {
   // npm runs the script in the project's folder; what follows `--` reaches `trellis run . --reload`.
   const dev = (dir) => (port) => [npm, '--prefix', dir, 'run', 'dev', '--', '--host', '127.0.0.1', '--port', String(port)];
   const built = (dir) => () => [process.execPath, path.join(dir, 'dist', 'main.js')];
   const devEnv = { NODE_ENV: 'development', DATABASE_URL: '' };
   const builtEnv = { HOST: '127.0.0.1', DATABASE_URL: '', ...TOKEN };
-  const data = path.join(dbDir, 'data', 'db');
   const none = async () => {};
   return [
     { id: 'dev-memory', label: 'npm run dev, in-memory sample', backend: 'pglite', command: dev(memoryDir), env: devEnv, fresh: none },
-    { id: 'dev-db', label: 'npm run dev, --db sample (PGlite, migrated)', backend: 'pglite', command: dev(dbDir), env: devEnv, fresh: async () => resetPglite(pgliteTemplate, data) },
+    { id: 'dev-db', label: 'npm run dev, --db sample (PGlite, migrated)', backend: 'pglite', command: dev(dbDir), env: devEnv, fresh: async () => resetPglite(pgliteTemplate, dataDir) },
     { id: 'built-memory', label: 'node dist/main.js, in-memory sample', backend: 'pglite', command: built(memoryDir), env: builtEnv, fresh: none },
-    { id: 'built-db', label: 'node dist/main.js, --db sample (PGlite)', backend: 'pglite', command: built(dbDir), env: builtEnv, fresh: async () => resetPglite(pgliteTemplate, data) },
+    { id: 'built-db', label: 'node dist/main.js, --db sample (PGlite)', backend: 'pglite', command: built(dbDir), env: builtEnv, fresh: async () => resetPglite(pgliteTemplate, dataDir) },
     {
       id: 'built-db-postgres',
       label: 'node dist/main.js, --db sample (PostgreSQL)',
@@ -38,7 +37,7 @@ function startContenders({ memoryDir, dbDir, pgliteTemplate, databases }) {
       env: { ...builtEnv, DATABASE_URL: databases.url('start') },
       fresh: async () => void (await databases.copy('template', 'start')),
     },
-    { id: 'dev-db-first', label: 'npm run dev, --db sample, first start (empty data folder)', backend: 'pglite', command: dev(dbDir), env: devEnv, fresh: async () => resetPglite(null, data) },
+    { id: 'dev-db-first', label: 'npm run dev, --db sample, first start (empty data folder)', backend: 'pglite', command: dev(dbDir), env: devEnv, fresh: async () => resetPglite(null, dataDir) },
   ];
 }
 

@@ -14,10 +14,10 @@ const FASTIFY_APP = path.join('bench', 'apps', 'fastify-db', 'server.js');
  */
 
 /**
- * @param {{ builtDir: string, workDir: string, pool: number, pgliteTemplate: string, databases: ReturnType<import('./postgres').serverDatabases> }} setup
+ * @param {{ builtDir: string, dataDir: string, workDir: string, pool: number, pgliteTemplate: string, databases: ReturnType<import('./postgres').serverDatabases> }} setup
  * @returns {DbContender[]}
  */
-function dbContenders({ builtDir, workDir, pool, pgliteTemplate, databases }) {
+function dbContenders({ builtDir, dataDir, workDir, pool, pgliteTemplate, databases }) {
   const built = { command: () => [process.execPath, path.join(builtDir, 'dist', 'main.js')], env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' } };
   const fastify = { command: () => [process.execPath, FASTIFY_APP], env: { FASTIFY_LOGGER: '1', DB_POOL: String(pool) } };
   const fastifyLabel = `Fastify ${versionOf('fastify')}, request logging on`;
@@ -29,7 +29,7 @@ function dbContenders({ builtDir, workDir, pool, pgliteTemplate, databases }) {
       backend: 'pglite',
       ...built,
       env: { ...built.env, DATABASE_URL: '' },
-      fresh: async () => resetPglite(pgliteTemplate, path.join(builtDir, 'data', 'db')),
+      fresh: async () => resetPglite(pgliteTemplate, dataDir),
     },
     {
       id: 'fastify-pglite',

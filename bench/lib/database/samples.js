@@ -50,12 +50,17 @@ async function builtSamples(samplesDir, log) {
   return { memory: dirs.memory, db: dirs.db };
 }
 
-/** The pool size the sample's config.yaml gives (`database: pool:`), the one the Fastify peer takes too. */
-function samplePool(dir) {
+/**
+ * What the sample's config.yaml `database:` section gives: `pool` (10 when absent; the Fastify peer takes the same)
+ * and the embedded database's folder, absolute (`data_dir`, default data/db, against the project folder).
+ * @param {string} dir
+ */
+function sampleDatabase(dir) {
   const text = fs.readFileSync(path.join(dir, 'config.yaml'), 'utf8');
-  const section = /^database:\s*\n((?:[ \t]+.*\n?|\s*\n)*)/m.exec(text)?.[1] ?? '';
-  const pool = /^\s+pool:\s*(\d+)/m.exec(section)?.[1];
-  return pool ? Number(pool) : 10;
+  const section = /^database:[^\n]*\n((?:[ \t]+.*(?:\n|$)|[ \t]*\n)*)/m.exec(text)?.[1] ?? '';
+  const value = (key) => new RegExp(`^\\s+${key}:\\s*([^#\\s]+)`, 'm').exec(section)?.[1];
+  const pool = value('pool');
+  return { pool: pool ? Number(pool) : 10, dataDir: path.resolve(dir, value('data_dir') ?? path.join('data', 'db')) };
 }
 
-module.exports = { builtSamples, createSample, samplePool };
+module.exports = { builtSamples, createSample, sampleDatabase };
