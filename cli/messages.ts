@@ -26,6 +26,20 @@ export const messages = {
       `${routers} router${routers === 1 ? '' : 's'}, ${routes} route${routes === 1 ? '' : 's'}, ` +
       `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
     failed: (errors: number) => `doctor found ${errors} error${errors === 1 ? '' : 's'}`,
+    pendingMigration: (name: string) =>
+      `migration ${name} is not applied to the database yet: \`trellis run\` (npm run dev) applies it, \`trellis db migrate\` before a production start`,
+    databaseUnchecked: (reason: string) => `pending migrations not checked: ${reason}`,
+  },
+  db: {
+    description: "Work on the project's database (config.yaml's database: section).",
+    migrate: 'Apply the migrations in <path>/migrations the database lacks, in name order (.env and config.yaml read as by `trellis run`).',
+    subcommandRequired: 'Say what to do: trellis db migrate [path]',
+    unknownSubcommand: (name: string) => `Unknown db command "${name}": trellis db migrate [path]`,
+    noSection: (path: string) => `${path === '.' ? '' : `${path}/`}config.yaml has no database: section: there is no database to migrate`,
+    migrating: (label: string) => `Migrating the database: ${label}`,
+    applied: (name: string) => `  Applied ${name}`,
+    summary: (count: number) =>
+      count === 0 ? 'Nothing to apply: the database has every migration.' : `${count} migration${count === 1 ? '' : 's'} applied: the database is up to date.`,
   },
   test: {
     description: "Run the project's tests (tests/**/*.test.ts) with node's test runner, no install needed.",
@@ -36,6 +50,8 @@ export const messages = {
     description: 'Run the app found at <path> (. is the current folder).',
     badPort: (value: string) => `--port must be an integer from 0 to 65535, got "${value}"`,
     badWorkers: (value: string) => `--workers must be an integer from 1 to 256, got "${value}"`,
+    workersEmbedded: (count: number, dataDir: string) =>
+      `--workers ${count} needs a database server: the embedded database (${dataDir}) is opened by one process at a time; set DATABASE_URL to a PostgreSQL server to run several workers`,
     badHost: (value: string) => `--host is not a host name or address: "${value}"`,
     reloading: (file: string) => `Reloading: ${file} changed`,
     reloadWaiting: 'The app stopped with an error; waiting for a file change to restart.',
