@@ -120,6 +120,7 @@ const LAYERS = [
       '^framework/plugin/(?!builtin\\.ts$)',
       '^framework/docs/',
       '^framework/health/',
+      '^framework/database/',
       '^framework/metrics/',
       '^framework/static/',
       '^framework/templates/',

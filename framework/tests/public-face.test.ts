@@ -28,6 +28,12 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads'],
     types: ['Plugin', 'PluginHost'],
   },
+  'trellis/database': {
+    file: 'framework/database.ts',
+    // The only entry that loads kysely, pg and PGlite.
+    values: ['database', 'migrateToLatest', 'pendingMigrations', 'testDatabase'],
+    types: ['DatabaseOptions', 'TestDatabaseOptions'],
+  },
   'trellis/param': {
     file: 'framework/param.ts',
     values: ['Body', 'Header', 'Int', 'Path', 'Query', 'Req', 'RequestValidationError', 'UploadedFile'],
@@ -95,7 +101,7 @@ describe('the public face: what each entry exports', () => {
     });
   }
 
-  for (const entry of ['trellis', 'trellis/runtime']) {
+  for (const entry of ['trellis', 'trellis/runtime', 'trellis/database']) {
     it(`every export of ${entry} is documented with JSDoc holding an @example, where it is declared`, () => {
       const undocumented = exportsOf(PUBLIC[entry].file)
         .filter((symbol) => {
