@@ -24,6 +24,8 @@ export { ConfigValueError } from './config';
 export { ConfigSectionError } from './config-section';
 export type { RequestListener } from './core/listener';
 export type { Server, Stoppable } from './server';
+export { CLUSTER_METRICS_VARIABLE, COLLECT_TIMEOUT_MS } from './metrics/cluster-protocol';
+export type { MetricsAnswer, MetricsCollect, MetricsJson, MetricsQuery, MetricsSnapshot } from './metrics/cluster-protocol';
 
 /**
  * Compiles the response serializers of every route of `routers` into the project's cache (standalone

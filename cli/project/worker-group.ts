@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { ListeningMessage, StopMessage } from 'trellis/internal';
+import { CLUSTER_METRICS_VARIABLE, type ListeningMessage, type MetricsQuery, type MetricsSnapshot, type StopMessage } from 'trellis/internal';
 import { messages } from '../messages';
+import { MetricsRelay } from './metrics-relay';
 import { RestartBackoff } from './restart-backoff';
 
 /** What a worker tells the primary when it cannot serve, in the one line the user reads (a startup error). */
@@ -8,7 +9,7 @@ export interface FailedMessage {
   trellis: 'failed';
   message: string;
 }
-type WorkerMessage = ListeningMessage | FailedMessage;
+type WorkerMessage = ListeningMessage | FailedMessage | MetricsQuery | MetricsSnapshot;
 
 /** What a {@link WorkerGroup} tells its owner (the cluster primary of `--workers`, or of `--reload`). */
 export interface GroupEvents {
@@ -32,7 +33,8 @@ export interface GroupEvents {
  * The first starts alone and prints the banner; the others start once it listens. A worker that dies after
  * it served is replaced, after a delay that doubles with each crash in a row ({@link RestartBackoff}); one
  * that dies before it served fails the group. `stop()` stops every worker gracefully (one still loading is
- * killed: it has nothing to finish).
+ * killed: it has nothing to finish). A scrape of `/metrics` reaching any worker sums every serving worker of the
+ * group ({@link MetricsRelay}).
  *
  * @example
  * ```ts
@@ -49,6 +51,7 @@ export class WorkerGroup {
   readonly #live = new Map<Worker, boolean>();
   readonly #backoff = new RestartBackoff();
   readonly #restarts = new Set<NodeJS.Timeout>(); // replacements waiting for their delay
+  readonly #metrics = new MetricsRelay(() => [...this.#live].filter(([, serving]) => serving).map(([worker]) => worker));
   #listening = false;
   #failed = false;
   #stopping = false;
@@ -79,7 +82,8 @@ export class WorkerGroup {
   }
 
   #fork(first = false): void {
-    const worker = cluster.fork({ ...this.#env, ...(first && { TRELLIS_CLUSTER_FIRST: '1' }) });
+    const env = { ...this.#env, [CLUSTER_METRICS_VARIABLE]: '1', ...(first && { TRELLIS_CLUSTER_FIRST: '1' }) };
+    const worker = cluster.fork(env);
     let serving = false;
     let since = 0;
     this.#live.set(worker, false);
@@ -101,10 +105,12 @@ export class WorkerGroup {
       } else if (message?.trellis === 'failed') {
         if (serving) this.#events.problem(message.message);
         else this.#fail(message.message);
-      }
+      } else if (message?.trellis === 'metrics-query') this.#metrics.query(worker, message.id);
+      else if (message?.trellis === 'metrics-snapshot') this.#metrics.snapshot(worker, message.id, message.metrics);
     });
     worker.on('exit', (code) => {
       this.#live.delete(worker);
+      this.#metrics.forget(worker);
       if (this.#stopping) {
         if (this.#live.size === 0) this.#events.stopped();
       } else if (!serving) this.#fail(undefined);

@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import type { Class } from '../core/types';
 import type { Controller } from '../router';
+import { ClusterMetrics, inTrellisCluster } from './cluster-metrics';
 import type { ResolvedMetricsOptions } from './options';
 import { registerProcessMetrics } from './process-metrics';
 import { RequestTallies } from './request-tallies';
@@ -9,12 +10,15 @@ import { TallyMetric } from './tally-metric';
 
 /**
  * One app's metrics: its own prom-client registry (never the global one: apps in one process share no
- * counter), the request tallies the app's listener feeds, and the router that serves them.
+ * counter), the request tallies the app's listener feeds, and the router that serves them: the registry's
+ * metrics, or in a worker of a trellis cluster every worker's, summed through the primary ({@link ClusterMetrics}).
  */
 export class AppMetrics {
   readonly registry = new Registry();
   readonly tallies: RequestTallies;
   readonly router: Class<Controller>;
+  /** Set in a trellis cluster's worker: answers the primary while the app runs. */
+  readonly cluster: ClusterMetrics | undefined;
 
   constructor(options: ResolvedMetricsOptions) {
     this.tallies = new RequestTallies(options.buckets);
@@ -27,6 +31,9 @@ export class AppMetrics {
       this.tallies,
     ).registerIn(this.registry);
     if (options.defaultMetrics) registerProcessMetrics(this.registry);
-    this.router = metricsRouter(options.path, this.registry);
+    this.cluster = inTrellisCluster() ? new ClusterMetrics(this.registry) : undefined;
+    const cluster = this.cluster;
+    const read = cluster ? () => cluster.text() : () => this.registry.metrics();
+    this.router = metricsRouter(options.path, this.registry.contentType, read);
   }
 }

@@ -7,7 +7,8 @@ import { resolveMetricsOptions, type MetricsOptions } from './options';
  * Prometheus metrics as a plug-in: `GET /metrics` (out of the OpenAPI document) with requests and their durations by
  * route pattern, method and status (every request counted, refused and unmatched ones included), and the process's
  * CPU, memory, heap and event-loop lag. `registry` is the app's own prom-client registry, given to services that
- * take a `Registry`. `AppOptions.metrics` registers it for you. prom-client loads only when metrics are on.
+ * take a `Registry`. In a worker of `trellis run --workers N` the page sums every worker's registry (each metric by
+ * its `aggregator`: counters and histograms summed), asked through the cluster's primary. `AppOptions.metrics` registers it for you. prom-client loads only when metrics are on.
  *
  * @example
  * ```ts
@@ -33,10 +34,15 @@ export class MetricsPlugin implements Plugin {
   }
 
   register(host: PluginHost): void {
-    const { registry, router, tallies } = this.#metrics;
+    const { registry, router, tallies, cluster } = this.#metrics;
     host.provide(registry);
     host.route(router);
     host.observe(tallies.track.bind(tallies));
+    if (cluster) {
+      let stop = () => {};
+      host.onStartup(() => void (stop = cluster.listen()));
+      host.onShutdown(() => stop());
+    }
   }
 }
 

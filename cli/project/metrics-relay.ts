@@ -1,0 +1,82 @@
+import type { Worker } from 'node:cluster';
+import { COLLECT_TIMEOUT_MS, type MetricsAnswer, type MetricsCollect, type MetricsJson } from 'trellis/internal';
+import { messages } from '../messages';
+
+interface Collection {
+  asker: Worker;
+  askerId: number;
+  waiting: Set<Worker>;
+  snapshots: MetricsJson[];
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The primary's side of the metrics sum of a {@link WorkerGroup} (see trellis/internal's cluster protocol): a
+ * worker's scrape asks it; it asks every serving worker of the group, and answers the asker with the snapshots
+ * that arrived within `timeoutMs`. A worker that does not answer in time, or exits meanwhile, is left out of that
+ * scrape, and the primary says so on stderr: the scrape never hangs on one worker.
+ *
+ * @example
+ * ```ts
+ * const relay = new MetricsRelay(() => servingWorkers);
+ * relay.query(worker, 7);        // on a worker's MetricsQuery
+ * relay.snapshot(worker, 3, m);  // on a worker's MetricsSnapshot
+ * relay.forget(worker);          // on its exit
+ * ```
+ */
+export class MetricsRelay {
+  readonly #workers: () => Worker[];
+  readonly #timeoutMs: number;
+  readonly #collections = new Map<number, Collection>();
+  #next = 0;
+
+  constructor(workers: () => Worker[], timeoutMs = COLLECT_TIMEOUT_MS) {
+    this.#workers = workers;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** `asker`'s scrape (its query `askerId`) wants the group's metrics. */
+  query(asker: Worker, askerId: number): void {
+    const id = this.#next++;
+    const workers = this.#workers();
+    const collection: Collection = {
+      asker,
+      askerId,
+      waiting: new Set(workers),
+      snapshots: [],
+      timer: setTimeout(() => this.#finish(id), this.#timeoutMs),
+    };
+    this.#collections.set(id, collection);
+    for (const worker of workers) worker.send({ trellis: 'metrics-collect', id } satisfies MetricsCollect, undefined, () => {});
+    if (workers.length === 0) this.#finish(id);
+  }
+
+  /** A worker's answer to the collection `id`. */
+  snapshot(worker: Worker, id: number, metrics: MetricsJson): void {
+    const collection = this.#collections.get(id);
+    if (!collection?.waiting.delete(worker)) return;
+    collection.snapshots.push(metrics);
+    if (collection.waiting.size === 0) this.#finish(id);
+  }
+
+  /** `worker` exited: no collection waits for it any more. */
+  forget(worker: Worker): void {
+    for (const [id, collection] of this.#collections) {
+      if (collection.waiting.delete(worker) && collection.waiting.size === 0) this.#finish(id);
+    }
+  }
+
+  #finish(id: number): void {
+    const collection = this.#collections.get(id);
+    if (!collection) return;
+    this.#collections.delete(id);
+    clearTimeout(collection.timer);
+    const { asker, askerId, snapshots, waiting } = collection;
+    const asked = snapshots.length + waiting.size;
+    if (waiting.size > 0) {
+      const pids = [...waiting].map((worker) => worker.process.pid ?? 0);
+      process.stderr.write(`trellis: ${messages.run.metricsPartial(pids, this.#timeoutMs, snapshots.length, asked)}\n`);
+    }
+    if (asker.isConnected()) asker.send({ trellis: 'metrics-answer', id: askerId, snapshots, asked } satisfies MetricsAnswer, undefined, () => {});
+  }
+}
