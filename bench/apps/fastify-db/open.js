@@ -7,7 +7,7 @@ const { Kysely, PostgresDialect } = require('kysely');
 function openDatabase(env = process.env) {
   if (env.DATABASE_URL) {
     const { Pool } = require('pg');
-    const pool = new Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL ?? 10) });
+    const pool = new Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL ?? 10), connectionTimeoutMillis: 5_000 });
     return new Kysely({ dialect: new PostgresDialect({ pool }) });
   }
   if (!env.PGLITE_DIR) throw new Error('set DATABASE_URL or PGLITE_DIR');
