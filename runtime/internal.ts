@@ -18,7 +18,7 @@
 import './deferred-phone-numbers';
 
 export * from '../framework/internal';
-export { openProject, configProblems, projectPath } from './project';
+export { openProject, configProblems, projectPath, shownPath } from './project';
 export type { OpenOptions, Project } from './project';
 export { CONFIG_FILE } from './config';
 export { addressFromEnvironment, DOTENV_FILE } from './environment';
@@ -31,6 +31,7 @@ export type { Discovery, Found } from './discover';
 export { sourceFiles } from './source-files';
 export { createApp, globalMiddleware, includeRouter, registerPlugins } from './assemble';
 export { mountAssets } from './assets';
+export { databaseLabel, databaseOptions, missingPackages, MIGRATIONS_DIR, registerDatabase } from './database';
 export { loadProject } from './load';
 export { createManifest, MANIFEST_FILE } from './manifest';
 export { createConfigSnapshot } from './config-snapshot';

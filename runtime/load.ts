@@ -5,11 +5,14 @@ import { messages } from './messages';
 import { createApp, globalMiddleware, includeRouter, registerPlugins, type AppOverrides } from './assemble';
 import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
+import { registerDatabase } from './database';
 import { discover, type Discovery } from './discover';
 import { describeLoadError } from './load-error';
 import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
 import { configProblems, openProject, type Project } from './project';
+
+const DATABASE_CODES = new Set(['TRELLIS_ERR_DATABASE_LOCKED', 'TRELLIS_ERR_DATABASE_UNREACHABLE', 'TRELLIS_ERR_MIGRATION_PENDING', 'TRELLIS_ERR_MIGRATION_FAILED']);
 
 /** A project (or build) opened, its classes found, its app assembled and checked, and where to listen. */
 export interface LoadedProject {
@@ -57,6 +60,7 @@ export function assembleProject(project: Project, discovery: Discovery, override
   const middleware = globalMiddleware(project, discovery);
   stop(middleware.problems);
   const app = createApp(project, discovery, middleware.classes, { ...overrides, ...address });
+  stop(registerDatabase(app, project));
   stop(registerPlugins(app, discovery, project));
   for (const router of discovery.routers) {
     const problem = includeRouter(app, router, project);
@@ -93,6 +97,8 @@ export async function startProject({ project, app }: Pick<LoadedProject, 'projec
     const located = configValueProblem(project.config, error);
     if (located) stopAt(project, [located]);
     const cause = error instanceof TrellisError ? (error as Error & { cause?: unknown }).cause : error;
+    // The database's own line says it all (the embedded folder in use, the server unreachable, a migration missing).
+    if (cause instanceof TrellisError && DATABASE_CODES.has(cause.code)) throw new ProjectError(cause.message);
     const where = cause instanceof Error ? describeLoadError(cause, '', project.dir) : undefined;
     const message = error instanceof Error ? error.message : String(error);
     throw new ProjectError(where?.file ? formatProblem(project.display, { ...where, message }) : messages.run.appInvalid(project.display, message));

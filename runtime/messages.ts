@@ -26,6 +26,9 @@ export const messages = {
     static: (dir: string, found: boolean) => `  Static:      ${dir}${found ? '' : ' (not found)'}`,
     templates: (dir: string, found: boolean) => `  Templates:   ${dir}${found ? '' : ' (not found)'}`,
     middleware: (count: number) => `  Middleware:  ${count} loaded`,
+    database: (label: string) => `  Database:    ${label}`,
+    // With a database server the state is there, shared by every worker; a service's own memory still is not.
+    workersSharing: (count: number) => `  Workers:     ${count}, sharing the database: state kept there is shared (a service's own memory is not)`,
     // Each worker builds its own services: what one keeps in memory the others never see.
     workers: (count: number, services: string[]) => {
       const named = services.length > 3 ? `${services.slice(0, 3).join(', ')} and ${services.length - 3} more` : services.join(', ');
@@ -52,6 +55,13 @@ export const messages = {
     uncaught: (fromPromise: boolean) =>
       `${fromPromise ? 'a promise rejected with no handler' : 'an error was thrown outside any request'}; ` +
       'stopping, since the process state is unknown (the stack follows)',
+  },
+  database: {
+    notInstalled: (missing: string[]) =>
+      `config.yaml has a database: section, but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed: npm install ${missing.join(' ')}`,
+    embedded: (dir: string) => `embedded (PGlite) in ${dir}`,
+    server: (address: string) => `PostgreSQL at ${address}`,
+    pool: (label: string, pool: number) => `${label}, ${pool} connection${pool === 1 ? '' : 's'} per process`,
   },
   build: {
     noManifest: (path: string) => `${path} is not a trellis build (no trellis.manifest.json); make one with \`trellis build\``,
