@@ -86,6 +86,7 @@ export const messages = {
       description: 'Description',
       port: 'Port for `trellis run`',
       examples: 'Example routers (tasks is always included)',
+      db: 'Store data in a database? (embedded PGlite in development, PostgreSQL in production)',
       git: 'Initialize a git repository?',
     },
     titleRequired: 'The title cannot be empty',
@@ -114,18 +115,20 @@ export const messages = {
     packFailed: (checkout: string, reason: string) => `packing ${checkout} failed: ${reason} (or give --trellis-spec)`,
   },
   add: {
-    description: 'Add a router, service or middleware to a project.',
+    description: 'Add a router, service, middleware or resource to a project.',
     router: 'Add a router with a GET list endpoint at /<name> (or --path).',
     service: 'Add a service class that routers receive in their constructor.',
     middleware: 'Add a middleware class (global via config.yaml, or per router).',
+    resource: 'Add a resource: a router with list (paged), get, create, update and delete, its DTO, a service (on the database in a --db project), a migration and a test.',
     ask: {
       name: (kind: string) => `Name of the ${kind}`,
       path: 'Base path of the router',
     },
     nameRequired: (kind: string) => `Missing the ${kind} name: trellis add ${kind} <name>`,
-    kindRequired: 'Say what to add: trellis add router|service|middleware <name>',
-    unknownKind: (kind: string) => `Cannot add "${kind}": trellis add router|service|middleware <name>`,
+    kindRequired: 'Say what to add: trellis add router|service|middleware|resource <name>',
+    unknownKind: (kind: string) => `Cannot add "${kind}": trellis add router|service|middleware|resource <name>`,
     file: (path: string, bytes: number) => `  CREATE ${path} (${bytes} bytes)`,
+    updated: (path: string, bytes: number) => `  UPDATE ${path} (${bytes} bytes)`,
     dryRun: 'Dry run: nothing was written.',
     hint: {
       router: (className: string, basePath: string) =>
@@ -134,6 +137,9 @@ export const messages = {
         `Routers get ${className} by taking it as a constructor parameter (put @Injectable() above the router).`,
       middleware: (className: string, stem: string) =>
         `Apply ${className} to every request by adding ${stem} to \`middleware:\` in config.yaml, or to one router or handler with @Use(${className}) above it (import it from ../middleware/${stem}).`,
+      resource: (className: string, basePath: string, db: boolean) =>
+        `${className} serves GET/POST ${basePath} and GET/PUT/DELETE ${basePath}/{id} from the next start of \`trellis run\`` +
+        (db ? ', which applies the migration (`npm run db:migrate` elsewhere).' : ' (kept in memory: `trellis create --db` makes a project on a database).'),
     },
   },
   /** The line for each refusal of a generator (`GeneratorError.reason`). */
@@ -150,6 +156,8 @@ export const messages = {
     'not-a-project': (dir: string) => `${dir} is not a trellis project (no config.yaml); point --dir at one`,
     'file-exists': (file: string) => `${file} already exists; nothing was written`,
     'render-failed': (file: string, detail: string) => `Could not write ${file}: ${detail}; nothing was written`,
+    'table-exists': (table: string, file: string) => `${file} already has a table ${table}; nothing was written`,
+    'no-tables-interface': (file: string, detail: string) => `Cannot add the table to ${file}: ${detail}; nothing was written`,
     'invalid-trellis-spec': (spec: string, detail: string) =>
       `Invalid --trellis-spec "${spec}": ${detail}; give a tarball or folder path, a version or a tag`,
   },

@@ -10,7 +10,9 @@ export type GeneratorFailure =
   | 'not-a-project'
   | 'file-exists'
   | 'render-failed'
-  | 'invalid-trellis-spec';
+  | 'invalid-trellis-spec'
+  | 'table-exists'
+  | 'no-tables-interface';
 
 /**
  * A generator's refusal or failure, with a machine-readable `reason` and the value it concerns
