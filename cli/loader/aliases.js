@@ -19,6 +19,7 @@ function sharedAliases(code) {
     ['trellis/express', `${code}/framework/express/index`],
     ['trellis/security', `${code}/framework/security`],
     ['trellis/plugins', `${code}/framework/plugins`],
+    ['trellis/database', `${code}/framework/database`],
     ['trellis/runtime', `${code}/runtime/index`],
     ['trellis/internal', `${code}/runtime/internal`],
     ['trellis/package.json', './package.json'],
