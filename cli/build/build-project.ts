@@ -1,7 +1,18 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from 'trellis/package.json';
-import { CONFIG_FILE, createConfigSnapshot, createManifest, discover, formatProblem, MANIFEST_FILE, openProject, precompileResponseShapes, sourceFiles } from 'trellis/internal';
+import {
+  CONFIG_FILE,
+  createConfigSnapshot,
+  createManifest,
+  discover,
+  formatProblem,
+  MANIFEST_FILE,
+  MIGRATIONS_DIR,
+  openProject,
+  precompileResponseShapes,
+  sourceFiles,
+} from 'trellis/internal';
 import type { TypeTable } from 'trellis/inspect';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
@@ -37,7 +48,8 @@ export async function buildProject(path: string, output: BuildOutput): Promise<v
   const outDir = join(project.dir, OUT_DIR);
   const shownOut = join(project.display, OUT_DIR);
   const ts = loadTypeScript(project.dir);
-  const roots = FOLDERS.flatMap((folder) => sourceFiles(project.dir, folder));
+  // The migrations too: a built app checks them at start (dist/migrations), and `trellis db migrate` on the build applies them.
+  const roots = [...FOLDERS, MIGRATIONS_DIR].flatMap((folder) => sourceFiles(project.dir, folder));
   const moduleScope = isModuleScope(project.dir);
   const clear = () => rmSync(outDir, { recursive: true, force: true });
   const compiled = compileProject(ts, project.dir, roots, outDir, project.display, !moduleScope, clear);

@@ -28,6 +28,11 @@ const EXTERNAL = new Set([
   'express',
   // Replaced in Node's module cache by a stand-in until a phone number is checked (runtime/deferred-phone-numbers.ts).
   'libphonenumber-js',
+  // trellis/database's optional peers, installed only by projects with a database: required when it opens one,
+  // and `Kysely` must be the class the app's services import (their constructor's type is the injection token).
+  'kysely',
+  'pg',
+  '@electric-sql/pglite',
 ]);
 
 // Shared with the app whether or not its files import them, for the libraries it uses that do: the libraries whose

@@ -8,6 +8,7 @@ import { ProjectError } from 'trellis/runtime';
 import { WorkerGroup } from './worker-group';
 import { watchTree } from './watch-tree';
 import { clusterPort, serveAsWorker, setUpCluster, type WorkerOptions } from './workers';
+import { refuseWorkersOnEmbedded, usesEmbeddedDatabase } from './embedded-database';
 
 export interface ReloadOptions extends WorkerOptions {
   workers: number;
@@ -37,12 +38,17 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
   // A wrong path fails here, once, not in a restart loop. The primary never loads .env into its own
   // environment, which the workers inherit: each loads it itself, so an edit of it is seen on the next start.
   const project = openProject(path, { dotenv: false });
+  // --workers on the embedded database stops here, once, rather than waiting for a change that cannot help.
+  if (options.workers > 1) refuseWorkersOnEmbedded(openProject(path, { env: { ...process.env } }), options.workers);
   setUpCluster();
   return new Promise((resolve, reject) => {
     let port: number | undefined;
     let current: WorkerGroup | undefined; // serving
     let next: WorkerGroup | undefined; // starting, to take over from `current`
     const groups = new Set<WorkerGroup>(); // every group with workers alive
+    const endings = new Map<WorkerGroup, Array<() => void>>(); // who waits for a group's last worker to exit
+    const ended = (group: WorkerGroup) =>
+      new Promise<void>((resolve) => (groups.has(group) ? endings.set(group, [...(endings.get(group) ?? []), resolve]) : resolve()));
     let launches = 0;
     let announced = false; // a banner was printed: a signal prints the shutdown lines
     let said = false;
@@ -56,14 +62,24 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
       if (file !== undefined) say(messages.run.reloading(file));
       next?.stop(); // superseded by this change
       next = undefined;
+      let version: Version;
       try {
-        port ??= await choosePort(path, options);
+        version = await readVersion(path, options, port);
       } catch (error) {
         if (!(error instanceof ProjectError || error instanceof CliError)) throw error;
         warn(error.message);
         return say(current ? messages.run.reloadKept : messages.run.reloadWaiting);
       }
+      port ??= version.port;
       if (stopping || launch !== launches) return;
+      if (version.embedded) {
+        // The old version holds the embedded database's lock until it exits: it stops first (a moment with no
+        // server, in development only), then the new one opens the folder.
+        current?.stop();
+        current = undefined;
+        await Promise.all([...groups].map(ended));
+        if (stopping || launch !== launches) return;
+      }
       const group: WorkerGroup = new WorkerGroup(options.workers, { TRELLIS_CLUSTER_PORT: String(port) }, {
         serving: () => {
           announced = true;
@@ -88,6 +104,8 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
         },
         stopped: () => {
           groups.delete(group);
+          for (const resolve of endings.get(group) ?? []) resolve();
+          endings.delete(group);
           if (stopping && groups.size === 0) finish();
         },
       });
@@ -135,14 +153,22 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
   });
 }
 
+/** What a new version's start depends on: its port, and whether it serves from the embedded database. */
+interface Version {
+  port: number;
+  embedded: boolean;
+}
+
 /**
- * The port of every version: config.yaml and .env as they are now, read without changing this process's
- * environment. `.env` is read before config.yaml is checked: its `${NAME}` references see what a worker will see.
+ * config.yaml and .env as they are now, read without changing this process's environment: the port (chosen once:
+ * `chosen` once there is one), and whether the embedded database is used. `.env` is read before config.yaml is
+ * checked: its `${NAME}` references see what a worker will see.
  */
-async function choosePort(path: string, options: WorkerOptions): Promise<number> {
+async function readVersion(path: string, options: ReloadOptions, chosen: number | undefined): Promise<Version> {
   const env = { ...process.env };
   const project = openProject(path, { env });
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
-  return clusterPort(project, options, env);
+  refuseWorkersOnEmbedded(project, options.workers);
+  return { port: chosen ?? (await clusterPort(project, options, env)), embedded: usesEmbeddedDatabase(project) };
 }

@@ -4,6 +4,7 @@ import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { addressFromEnvironment, configProblems, formatProblem, openProject, runtimeMessages, type Project } from 'trellis/internal';
 import { ProjectError, serve, type ServeOptions } from 'trellis/runtime';
+import { refuseWorkersOnEmbedded } from './embedded-database';
 import { WorkerGroup, type FailedMessage } from './worker-group';
 
 /** The flags of `trellis run` a cluster passes to its workers. */
@@ -30,6 +31,7 @@ export async function runWorkers(path: string, count: number, options: WorkerOpt
   const project = openProject(path);
   const [problem] = configProblems(project);
   if (problem) throw new CliError(formatProblem(project.display, problem));
+  refuseWorkersOnEmbedded(project, count);
   return supervise(count, await clusterPort(project, options));
 }
 
