@@ -137,8 +137,8 @@ export const messages = {
         `Routers get ${className} by taking it as a constructor parameter (put @Injectable() above the router).`,
       middleware: (className: string, stem: string) =>
         `Apply ${className} to every request by adding ${stem} to \`middleware:\` in config.yaml, or to one router or handler with @Use(${className}) above it (import it from ../middleware/${stem}).`,
-      resource: (className: string, basePath: string, db: boolean) =>
-        `${className} serves GET/POST ${basePath} and GET/PUT/DELETE ${basePath}/{id} from the next start of \`trellis run\`` +
+      resource: (className: string, basePath: string, itemPath: string, db: boolean) =>
+        `${className} serves GET/POST ${basePath} and GET/PUT/DELETE ${basePath}${itemPath} from the next start of \`trellis run\`` +
         (db ? ', which applies the migration (`npm run db:migrate` elsewhere).' : ' (kept in memory: `trellis create --db` makes a project on a database).'),
     },
   },
