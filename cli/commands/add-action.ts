@@ -1,8 +1,8 @@
 import { join, relative } from 'node:path';
-import { addArtifact, type ArtifactKind } from '../../generators';
+import { addArtifact, addResource, type ArtifactKind } from '../../generators';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
-import { askAdd, type AddChoices } from '../prompts/add-wizard';
+import { askAdd, askResourceName, type AddChoices } from '../prompts/add-wizard';
 import { rethrowForCli } from './generator-message';
 import type { Terminal } from './terminal';
 
@@ -48,4 +48,21 @@ async function add(kind: ArtifactKind, name: string | undefined, flags: AddFlags
 
 async function ask(kind: ArtifactKind, given: AddChoices, terminal: Terminal): Promise<AddChoices> {
   return askAdd(kind, given, await terminal.prompts());
+}
+
+/** What `trellis add resource` does once commander has parsed the command line. */
+export function runAddResource(name: string | undefined, flags: AddFlags, terminal: Terminal): Promise<void> {
+  return addResourceFiles(name, flags, terminal).catch(rethrowForCli);
+}
+
+async function addResourceFiles(given: string | undefined, flags: AddFlags, terminal: Terminal): Promise<void> {
+  const name = given ?? (!flags.yes && terminal.interactive() ? await askResourceName(await terminal.prompts()) : undefined);
+  if (name === undefined) throw new CliError(messages.add.nameRequired('resource'));
+  const cwd = terminal.cwd();
+  const result = await addResource({ name, dir: flags.dir, cwd, dryRun: flags.dryRun });
+  const shown = (path: string) => relative(cwd, join(result.root, path));
+  for (const file of result.files) terminal.out(messages.add.file(shown(file.path), file.bytes));
+  for (const file of result.updated) terminal.out(messages.add.updated(shown(file.path), file.bytes));
+  if (flags.dryRun) return terminal.out(messages.add.dryRun);
+  terminal.out(messages.add.hint.resource(result.names.routerClass, result.names.basePath, result.names.itemPath, result.db));
 }

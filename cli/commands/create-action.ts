@@ -26,6 +26,8 @@ export interface CreateFlags {
   port?: string;
   minimal?: boolean;
   examples?: string;
+  /** `--db` true, `--no-db` false. */
+  db?: boolean;
   git?: boolean;
   /** `--no-install` sets it to false. */
   install?: boolean;
@@ -71,6 +73,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
       description: asked.description ?? defaults.description,
       port,
       examples,
+      db: asked.db ?? defaults.db,
       trellisSpec,
       force: flags.force,
       dryRun: flags.dryRun,
@@ -130,6 +133,7 @@ function choicesFromFlags(flags: CreateFlags): CreateChoices {
     description: flags.description?.trim(),
     port: flags.port === undefined ? undefined : checkPort(flags.port),
     examples,
+    db: flags.db,
     git: flags.git,
   };
 }

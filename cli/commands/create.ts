@@ -4,7 +4,7 @@ import type { CreateFlags } from './create-action';
 import { processTerminal, type Terminal } from './terminal';
 
 /**
- * `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]git]
+ * `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]db] [--[no-]git]
  * [--no-install] [--trellis-spec <spec>] [--force] [--dry-run] [--yes]`
  */
 export function registerCreate(program: Command, terminal: Terminal = processTerminal): void {
@@ -17,6 +17,8 @@ export function registerCreate(program: Command, terminal: Terminal = processTer
     .option('--port <port>', 'port the app listens on (default: 8000)')
     .option('--minimal', 'only the tasks router, no other examples')
     .option('--examples <names>', 'comma-separated examples besides tasks: products,users,upload,pages,admin')
+    .option('--db', 'keep the data in a database: Kysely, migrations, the embedded PGlite in development, PostgreSQL (DATABASE_URL) in production')
+    .option('--no-db', 'keep the data in memory (default)')
     .option('--git', 'run git init (default)')
     .option('--no-git', 'do not run git init')
     .option('--no-install', 'do not run npm install in the new project')

@@ -1,4 +1,4 @@
-import { artifactNames, checkBasePath, GeneratorError, type ArtifactKind } from '../../generators';
+import { artifactNames, checkBasePath, GeneratorError, resourceNames, type ArtifactKind } from '../../generators';
 import { describeGeneratorError } from '../commands/generator-message';
 import { messages } from '../messages';
 import type { Prompts } from './prompts';
@@ -28,6 +28,18 @@ export async function askAdd(kind: ArtifactKind, given: AddChoices, prompts: Pro
     validate: (value) => problem(() => checkBasePath(value)),
   });
   return { name, path };
+}
+
+/**
+ * `trellis add resource` on a terminal without a name: asks for it, checked as the generator checks it.
+ *
+ * @example
+ * ```ts
+ * const name = await askResourceName(await terminalPrompts()); // 'notes'
+ * ```
+ */
+export async function askResourceName(prompts: Prompts): Promise<string> {
+  return prompts.input({ message: messages.add.ask.name('resource'), validate: (value) => problem(() => resourceNames(value)) });
 }
 
 function problem(check: () => unknown): true | string {

@@ -9,12 +9,14 @@ export interface CreateChoices {
   port?: number;
   /** Optional examples (tasks is always in). */
   examples?: string[];
+  /** Keep the data in a database (`--db`). */
+  db?: boolean;
   git?: boolean;
 }
 
 /**
  * The create wizard: asks, in order, for each value `given` (from flags) lacks: title, description, port,
- * example routers, git init. Returns `given` completed.
+ * example routers, a database, git init. Returns `given` completed.
  *
  * @example
  * ```ts
@@ -43,8 +45,9 @@ export async function askCreate(name: string, given: CreateChoices, prompts: Pro
       message: messages.create.ask.examples,
       choices: OPTIONAL_EXAMPLES.map((example) => ({ name: EXAMPLES[example].summary, value: example, checked: true })),
     }));
+  const db = given.db ?? (await prompts.confirm({ message: messages.create.ask.db, default: defaults.db }));
   const git = given.git ?? (await prompts.confirm({ message: messages.create.ask.git, default: defaults.git }));
-  return { title: title.trim(), description: description.trim(), port, examples, git };
+  return { title: title.trim(), description: description.trim(), port, examples, db, git };
 }
 
 function portProblem(value: string): true | string {

@@ -64,8 +64,8 @@ describe('trellis add: bad input is one line on stderr, exit 1, nothing written'
     [['add', 'router', '../x'], 'Invalid name "../x": use letters, digits, "-" and "_", starting with a letter'],
     [['add', 'router', 'orders', '--path', 'orders'], 'Invalid --path "orders": give a base path like /api/orders (letters, digits, - _ . ~; no {params})'],
     [['add', 'router'], 'Missing the router name: trellis add router <name>'],
-    [['add', 'widget', 'x'], 'Cannot add "widget": trellis add router|service|middleware <name>'],
-    [['add'], 'Say what to add: trellis add router|service|middleware <name>'],
+    [['add', 'widget', 'x'], 'Cannot add "widget": trellis add router|service|middleware|resource <name>'],
+    [['add'], 'Say what to add: trellis add router|service|middleware|resource <name>'],
     [['add', 'service', 'billing', '--path', '/x'], "unknown option '--path'"],
   ];
   for (const [args, message] of cases) {
