@@ -1,4 +1,5 @@
-import { configProblems, shownPath, type Project } from 'trellis/internal';
+import { isAbsolute, relative, sep } from 'node:path';
+import { configProblems, projectPath, shownPath, type Project } from 'trellis/internal';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 
@@ -24,4 +25,22 @@ export function refuseWorkersOnEmbedded(project: Project, workers: number): void
   if (workers > 1 && usesEmbeddedDatabase(project)) {
     throw new CliError(messages.run.workersEmbedded(workers, shownPath(project, project.config.settings.database!.data_dir)));
   }
+}
+
+/**
+ * Whether a path (relative to the project, with `/`) is the embedded database's folder, in it, or its lock file:
+ * what `--reload` must not take for an edit (every write of the app changes them).
+ *
+ * @example
+ * ```ts
+ * const isData = embeddedDatabaseFiles(project);
+ * isData('data/db/base/1/16384'); // true
+ * ```
+ */
+export function embeddedDatabaseFiles(project: Project): (path: string) => boolean {
+  const dataDir = project.config.settings.database?.data_dir;
+  const inside = dataDir === undefined ? '' : relative(project.dir, projectPath(project, dataDir));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return () => false;
+  const folder = inside.split(sep).join('/');
+  return (path) => path === folder || path.startsWith(`${folder}/`) || path === `${folder}.lock`;
 }

@@ -8,7 +8,7 @@ import { ProjectError } from 'trellis/runtime';
 import { WorkerGroup } from './worker-group';
 import { watchTree } from './watch-tree';
 import { clusterPort, serveAsWorker, setUpCluster, type WorkerOptions } from './workers';
-import { refuseWorkersOnEmbedded, usesEmbeddedDatabase } from './embedded-database';
+import { embeddedDatabaseFiles, refuseWorkersOnEmbedded, usesEmbeddedDatabase } from './embedded-database';
 
 export interface ReloadOptions extends WorkerOptions {
   workers: number;
@@ -125,7 +125,8 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
         launch(named).catch(fatal);
       }, DEBOUNCE_MS);
     };
-    const watcher = watchTree(project.dir, ignored, changed);
+    const isData = embeddedDatabaseFiles(project);
+    const watcher = watchTree(project.dir, (path) => ignored(path) || isData(path), changed);
 
     const stop = (signal?: NodeJS.Signals) => {
       if (stopping) return;
