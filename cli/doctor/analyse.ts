@@ -2,9 +2,24 @@ import { createLogger } from 'trellis/runtime';
 import type { BaseRouter, Middleware } from 'trellis';
 import type { Class, TrellisError } from 'trellis/inspect';
 import { dryStart, inspectApp, responseShapeProblems, type InspectedRoute } from 'trellis/inspect';
-import { CONFIG_FILE, configProblems, configValueProblems, createApp, settingsProblems, discover, globalMiddleware, mountAssets, openProject, registerPlugins, type Discovery, type Project } from 'trellis/internal';
+import {
+  CONFIG_FILE,
+  configProblems,
+  configValueProblems,
+  createApp,
+  settingsProblems,
+  discover,
+  globalMiddleware,
+  mountAssets,
+  openProject,
+  registerDatabase,
+  registerPlugins,
+  type Discovery,
+  type Project,
+} from 'trellis/internal';
 import { duplicateRoutes } from './checks/duplicates';
 import { missingFiles } from './checks/files';
+import { pendingMigrations } from './checks/migrations';
 import { unvalidatedModels } from './checks/models';
 import { bareProperties } from './checks/properties';
 import { checkOpenApi } from './checks/openapi';
@@ -47,6 +62,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
     ...bareProperties(project.dir, routes, discovery.models),
     ...unusedClasses(project.dir, discovery, middleware.classes, app ? inspectApp(app).routes : routes),
     ...missingFiles(project),
+    ...(await pendingMigrations(project)),
   ];
 
   const openapi = await checkOpenApi(app);
@@ -85,8 +101,10 @@ async function fullApp(
 ): Promise<BaseRouter | undefined> {
   try {
     const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
-    // The plug-ins of plugins/: a section of config.yaml that does not fit is reported at its line.
-    const refused = registerPlugins(app, discovery, project);
+    // The database's plug-in (it provides Kysely), then those of plugins/: a section of config.yaml that does not
+    // fit (or that needs a package not installed) is reported at its line.
+    const refused = [...registerDatabase(app, project)];
+    if (!refused.length) refused.push(...registerPlugins(app, discovery, project));
     if (refused.length) {
       errors.push(...refused.map((problem) => errorAt(problem, problem.file === CONFIG_FILE ? 'config' : problem.code)));
       return undefined;

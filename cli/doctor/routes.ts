@@ -3,7 +3,7 @@ import { createLogger } from 'trellis/runtime';
 import type { BaseRouter } from 'trellis';
 import type { Controller } from 'trellis/inspect';
 import { declarationOf, inspectApp, type InspectedRoute } from 'trellis/inspect';
-import { createApp, includeRouter, type Discovery, type Found, type Project } from 'trellis/internal';
+import { createApp, includeRouter, registerDatabase, type Discovery, type Found, type Project } from 'trellis/internal';
 import { errorAt, type Finding, type RouteRow } from './report';
 
 /** A discovered router and what the framework made of it. */
@@ -16,7 +16,7 @@ export interface RouterRoutes {
 }
 
 /**
- * Includes each router in an app of its own (config and services provided), so one router's mistake
+ * Includes each router in an app of its own (config, services and the database provided), so one router's mistake
  * neither hides another's routes nor counts as a clash with them. Rejections become error findings.
  */
 export function routesByRouter(project: Project, discovery: Discovery): { routers: RouterRoutes[]; findings: Finding[] } {
@@ -25,6 +25,7 @@ export function routesByRouter(project: Project, discovery: Discovery): { router
   const silent = createLogger({ level: 'silent' });
   for (const found of discovery.routers) {
     const app = createApp(project, discovery, [], { logger: silent });
+    registerDatabase(app, project); // it provides Kysely; what it refuses is the full app's error
     const problem = includeRouter(app, found, project);
     if (problem) {
       findings.push(errorAt(problem));
