@@ -60,9 +60,14 @@ export const messages = {
       `worker ${pid} exited (${code ?? 'signal'}); starting another in ${delayMs / 1000} s` +
       (streak > 1 ? ` (${streak} crashes in a row: waiting longer each time)` : ''),
     workerFailed: 'a worker stopped before it could serve; stopping',
-    metricsPartial: (pids: number[], timeoutMs: number, answered: number, asked: number) =>
-      `/metrics: worker${pids.length > 1 ? 's' : ''} ${pids.join(', ')} did not answer within ${timeoutMs} ms; ` +
-      `this scrape sums ${answered} of ${asked} workers`,
+    metricsPartial: (silent: number[], exited: number[], timeoutMs: number, answered: number, asked: number) => {
+      const workers = (pids: number[]) => `worker${pids.length > 1 ? 's' : ''} ${pids.join(', ')}`;
+      const why = [
+        ...(silent.length ? [`${workers(silent)} did not answer within ${timeoutMs} ms`] : []),
+        ...(exited.length ? [`${workers(exited)} exited before answering`] : []),
+      ];
+      return `/metrics: ${why.join(', ')}; this scrape sums ${answered} of ${asked} workers`;
+    },
   },
   build: {
     description: 'Compile the project at <path> into <path>/dist, served by `node dist/main.js` without TypeScript or the CLI.',

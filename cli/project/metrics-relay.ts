@@ -2,10 +2,13 @@ import type { Worker } from 'node:cluster';
 import { COLLECT_TIMEOUT_MS, type MetricsAnswer, type MetricsCollect, type MetricsJson } from 'trellis/internal';
 import { messages } from '../messages';
 
+const stderr = (line: string) => void process.stderr.write(`trellis: ${line}\n`);
+
 interface Collection {
   asker: Worker;
   askerId: number;
   waiting: Set<Worker>;
+  exited: number[];
   snapshots: MetricsJson[];
   timer: NodeJS.Timeout;
 }
@@ -14,7 +17,7 @@ interface Collection {
  * The primary's side of the metrics sum of a {@link WorkerGroup} (see trellis/internal's cluster protocol): a
  * worker's scrape asks it; it asks every serving worker of the group, and answers the asker with the snapshots
  * that arrived within `timeoutMs`. A worker that does not answer in time, or exits meanwhile, is left out of that
- * scrape, and the primary says so on stderr: the scrape never hangs on one worker.
+ * scrape, and the primary says so (on stderr): the scrape never hangs on one worker.
  *
  * @example
  * ```ts
@@ -27,12 +30,15 @@ interface Collection {
 export class MetricsRelay {
   readonly #workers: () => Worker[];
   readonly #timeoutMs: number;
+  readonly #warn: (line: string) => void;
   readonly #collections = new Map<number, Collection>();
   #next = 0;
 
-  constructor(workers: () => Worker[], timeoutMs = COLLECT_TIMEOUT_MS) {
+  /** `workers`: the group's serving workers, read at each scrape; `warn` gets the line naming the silent ones. */
+  constructor(workers: () => Worker[], { timeoutMs = COLLECT_TIMEOUT_MS, warn = stderr }: { timeoutMs?: number; warn?: (line: string) => void } = {}) {
     this.#workers = workers;
     this.#timeoutMs = timeoutMs;
+    this.#warn = warn;
   }
 
   /** `asker`'s scrape (its query `askerId`) wants the group's metrics. */
@@ -43,6 +49,7 @@ export class MetricsRelay {
       asker,
       askerId,
       waiting: new Set(workers),
+      exited: [],
       snapshots: [],
       timer: setTimeout(() => this.#finish(id), this.#timeoutMs),
     };
@@ -62,7 +69,9 @@ export class MetricsRelay {
   /** `worker` exited: no collection waits for it any more. */
   forget(worker: Worker): void {
     for (const [id, collection] of this.#collections) {
-      if (collection.waiting.delete(worker) && collection.waiting.size === 0) this.#finish(id);
+      if (!collection.waiting.delete(worker)) continue;
+      collection.exited.push(worker.process.pid ?? 0);
+      if (collection.waiting.size === 0) this.#finish(id);
     }
   }
 
@@ -71,12 +80,10 @@ export class MetricsRelay {
     if (!collection) return;
     this.#collections.delete(id);
     clearTimeout(collection.timer);
-    const { asker, askerId, snapshots, waiting } = collection;
-    const asked = snapshots.length + waiting.size;
-    if (waiting.size > 0) {
-      const pids = [...waiting].map((worker) => worker.process.pid ?? 0);
-      process.stderr.write(`trellis: ${messages.run.metricsPartial(pids, this.#timeoutMs, snapshots.length, asked)}\n`);
-    }
+    const { asker, askerId, snapshots, waiting, exited } = collection;
+    const silent = [...waiting].map((worker) => worker.process.pid ?? 0);
+    const asked = snapshots.length + silent.length + exited.length;
+    if (asked > snapshots.length) this.#warn(messages.run.metricsPartial(silent, exited, this.#timeoutMs, snapshots.length, asked));
     if (asker.isConnected()) asker.send({ trellis: 'metrics-answer', id: askerId, snapshots, asked } satisfies MetricsAnswer, undefined, () => {});
   }
 }
