@@ -55,6 +55,27 @@ describe('create --db: the sample on a database', () => {
     assert.deepEqual(JSON.parse(read('tsconfig.json')).include, ['routers', 'services', 'middleware', 'tests', 'db', 'migrations']);
   });
 
+  it('writes a README on the database: where it is, migrating, testing, deploying', async () => {
+    await createProject(request({ db: true }));
+    const readme = read('README.md');
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(sections, ['Install', 'Develop', 'Database', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
+    for (const text of [
+      'npm run db:migrate',
+      'DATABASE_URL=postgres://... npm run db:migrate',
+      'DATABASE_URL=postgres://... ADMIN_TOKEN=... PORT=8080 HOST=0.0.0.0 node dist/main.js',
+      '| `DATABASE_URL` |',
+      '| `db/schema.ts` |',
+      '| `migrations/` |',
+      "testDatabase({ migrations: 'migrations' })",
+      'a to-do list in the `tasks` table',
+      'npx trellis add resource notes',
+    ]) {
+      assert.ok(readme.includes(text), text);
+    }
+    assert.ok(!readme.includes('{{'), 'every placeholder is filled');
+  });
+
   it('keeps to the chosen examples: --minimal has the tasks table alone', async () => {
     const result = await createProject(request({ db: true, examples: resolveExamples([]) }));
     const files = listFiles(result.root);
