@@ -6,6 +6,7 @@ import { TrellisError } from '../framework-error';
 import { DataLock } from './data-lock';
 import { IN_MEMORY, serverAddress, type DatabaseSettings } from './options';
 import { PGliteConnection, PGliteDialect } from './pglite-dialect';
+import { openPGlite } from './pglite-open';
 
 /** A database as trellis holds it: the Kysely instance (nothing opens until {@link OpenDatabase.connect}), and how to close it. */
 export interface OpenDatabase {
@@ -61,11 +62,8 @@ function embedded(dataDir: string): OpenDatabase {
         // The lock first: a second opener must never touch the folder.
         if (dataDir !== IN_MEMORY) lock = DataLock.acquire(dataDir);
         try {
-          const { PGlite: Client } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-          client = new Client(dataDir === IN_MEMORY ? undefined : dataDir);
-          await client.waitReady;
+          client = await openPGlite(dataDir === IN_MEMORY ? undefined : dataDir);
         } catch (error) {
-          await client?.close().catch(() => {});
           lock?.release();
           throw error;
         }

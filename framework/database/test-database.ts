@@ -1,9 +1,9 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import type { Plugin } from '../plugin/plugin';
 import { applyPending, migratorOf } from './migrations';
 import { absolute } from './options';
 import { PGliteConnection, PGliteDialect } from './pglite-dialect';
+import { openPGlite } from './pglite-open';
 
 /**
  * What {@link testDatabase} takes.
@@ -25,10 +25,7 @@ let schemas = 0;
 
 function sharedConnection(): Promise<PGliteConnection> {
   shared ??= (async () => {
-    const { PGlite: Client } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-    const client: PGlite = new Client();
-    await client.waitReady;
-    return new PGliteConnection(client);
+    return new PGliteConnection(await openPGlite(undefined));
   })();
   shared.catch(() => (shared = undefined));
   return shared;
