@@ -108,6 +108,23 @@ async function until(condition: () => boolean, what: string, stream: PostStream)
   }
 }
 
+/** The figures as lines for a reader. */
+export function report(f: KillFigures): string[] {
+  const rows: Array<[string, string | number]> = [
+    ['requests', `${f.requests} (${f.refused} refused while their instance was down)`],
+    ['201s', f.created],
+    ['other answers', f.otherStatus],
+    ['cut by the kill', f.cutByKill],
+    ['cut otherwise', f.cutOtherwise],
+    ['rows', f.rows],
+    ['rows without a 201', `${f.unanswered} (${f.unexplained} not cut by the kill)`],
+    ['201s while A was down', f.survivorCreatedWhileDown],
+    ['B after SIGTERM', `exit code ${f.drainedExitCode}`],
+    ['lost', f.lost],
+  ];
+  return rows.map(([name, value]) => `${name.padEnd(22)} ${value}`);
+}
+
 /** `node --require ./register.js e2e/scale/kill-run.ts`: the figures of one run, on a database of its own. */
 async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -117,7 +134,7 @@ async function main(): Promise<void> {
   try {
     await project.migrate(database);
     const figures = await killRun(project, database, say);
-    for (const [name, value] of Object.entries(figures)) say(`${name.padEnd(26)} ${value}`);
+    for (const line of report(figures)) say(line);
     if (figures.lost !== 0 || figures.unexplained !== 0) process.exitCode = 1;
   } finally {
     await database.drop();
