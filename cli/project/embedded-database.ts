@@ -28,8 +28,9 @@ export function refuseWorkersOnEmbedded(project: Project, workers: number): void
 }
 
 /**
- * Whether a path (relative to the project, with `/`) is the embedded database's folder, in it, or its lock file:
- * what `--reload` must not take for an edit (every write of the app changes them).
+ * Whether a path (relative to the project, with `/`) is the embedded database's folder, in it, its lock file, or a
+ * folder it was created in (`data` for data/db): what `--reload` must not take for an edit (every write of the app
+ * changes them).
  *
  * @example
  * ```ts
@@ -42,5 +43,5 @@ export function embeddedDatabaseFiles(project: Project): (path: string) => boole
   const inside = dataDir === undefined ? '' : relative(project.dir, projectPath(project, dataDir));
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return () => false;
   const folder = inside.split(sep).join('/');
-  return (path) => path === folder || path.startsWith(`${folder}/`) || path === `${folder}.lock`;
+  return (path) => path === folder || path.startsWith(`${folder}/`) || path === `${folder}.lock` || folder.startsWith(`${path}/`);
 }
