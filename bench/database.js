@@ -96,8 +96,10 @@ async function main() {
     }
     if (options.phases.includes('starts')) {
       const contenders = startContenders({ memoryDir: samples.memory, dbDir: samples.db, dataDir, pgliteTemplate, databases });
-      const times = await runStarts(contenders, { pin, runs: options.runs, log });
+      const { times, leftOut } = await runStarts(contenders, { pin, runs: options.runs, log });
+      leftOutCount += leftOut.length;
       out.push(`## Cold start\n\nspawn to the first 200 on GET /tasks/1, ${options.runs} starts each, interleaved\n`, startsTable(times, contenders, ADDED), '');
+      for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`);
     }
     if (options.phases.includes('install')) {
       log('npm install --omit=dev of each sample');

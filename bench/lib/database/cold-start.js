@@ -8,6 +8,7 @@ const path = require('node:path');
 const { descendants } = require('../proc');
 const { startServer } = require('../server');
 const { rotate, summarize } = require('../stats');
+const { inDir } = require('./contenders');
 const { resetPglite } = require('./fresh');
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -20,7 +21,7 @@ const TOKEN = { ADMIN_TOKEN: 'bench-admin-token' };
 function startContenders({ memoryDir, dbDir, dataDir, pgliteTemplate, databases }) {
   // npm runs the script in the project's folder; what follows `--` reaches `trellis run . --reload`.
   const dev = (dir) => (port) => [npm, '--prefix', dir, 'run', 'dev', '--', '--host', '127.0.0.1', '--port', String(port)];
-  const built = (dir) => () => [process.execPath, path.join(dir, 'dist', 'main.js')];
+  const built = (dir) => () => inDir(dir, [process.execPath, path.join('dist', 'main.js')]);
   const devEnv = { NODE_ENV: 'development', DATABASE_URL: '' };
   const builtEnv = { HOST: '127.0.0.1', DATABASE_URL: '', ...TOKEN };
   const none = async () => {};
@@ -61,26 +62,38 @@ const ADDED = /** @type {Array<[string, string, string]>} */ ([
 ]);
 
 /**
- * Resolves to `{ [contenderId]: summary of ms }`: `runs` starts of each, the order rotated every run.
+ * Resolves to `{ times: { [contenderId]: summary of ms }, leftOut: [{ id, reason }] }`: `runs` starts of each, the
+ * order rotated every run. A contender that fails to start is left out from then on; the others go on.
  * @param {import('./contenders').DbContender[]} contenders
  * @param {{ pin: any, runs: number, log: (line: string) => void }} options
  */
 async function runStarts(contenders, { pin, runs, log }) {
   /** @type {Record<string, number[]>} */
   const times = {};
+  /** @type {Array<{ id: string, reason: string }>} */
+  const leftOut = [];
   for (let run = 0; run < runs; run++) {
     for (const contender of rotate(contenders, run)) {
+      if (leftOut.some((l) => l.id === contender.id)) continue;
       await contender.fresh();
-      const server = await startServer(contender, pin, { timeoutMs: 60_000 });
+      let server;
+      try {
+        server = await startServer(contender, pin, { timeoutMs: 60_000 });
+      } catch (error) {
+        const reason = String(error instanceof Error ? error.message : error).trim().split('\n').slice(0, 3).join(' ');
+        leftOut.push({ id: contender.id, reason });
+        log(`left out ${contender.id}: ${reason}`);
+        continue;
+      }
       // npm's children (the reload supervisor, the app holding the data folder's lock) are gone before the next start.
       const children = descendants(server.pid);
       await server.stop();
       await exited(children);
       (times[contender.id] ??= []).push(server.coldStartMs);
     }
-    log(`start ${run + 1}/${runs}: ${contenders.map((c) => `${c.id} ${Math.round(times[c.id].at(-1) ?? NaN)} ms`).join(', ')}`);
+    log(`start ${run + 1}/${runs}: ${contenders.filter((c) => times[c.id]).map((c) => `${c.id} ${Math.round(times[c.id].at(-1) ?? NaN)} ms`).join(', ')}`);
   }
-  return Object.fromEntries(Object.entries(times).map(([id, list]) => [id, summarize(list)]));
+  return { times: Object.fromEntries(Object.entries(times).map(([id, list]) => [id, summarize(list)])), leftOut };
 }
 
 module.exports = { startContenders, runStarts, ADDED };

@@ -10,6 +10,14 @@ const { resetPglite } = require('./fresh');
 const FASTIFY_APP = path.join('bench', 'apps', 'fastify-db', 'server.js');
 
 /**
+ * `argv` run in `dir` (`sh` changes folder, then execs it: the pid stays the server's): a built app resolves its
+ * embedded database's folder against where it starts, and users start it in the project's folder (`npm start`).
+ * @param {string} dir
+ * @param {string[]} argv
+ */
+const inDir = (dir, argv) => ['sh', '-c', 'cd "$0" && exec "$@"', dir, ...argv];
+
+/**
  * @typedef {import('../contenders').Contender & { fresh: () => Promise<void>, backend: 'pglite' | 'postgres' }} DbContender
  */
 
@@ -18,7 +26,7 @@ const FASTIFY_APP = path.join('bench', 'apps', 'fastify-db', 'server.js');
  * @returns {DbContender[]}
  */
 function dbContenders({ builtDir, dataDir, workDir, pool, pgliteTemplate, databases }) {
-  const built = { command: () => [process.execPath, path.join(builtDir, 'dist', 'main.js')], env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' } };
+  const built = { command: () => inDir(builtDir, [process.execPath, path.join('dist', 'main.js')]), env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' } };
   const fastify = { command: () => [process.execPath, FASTIFY_APP], env: { FASTIFY_LOGGER: '1', DB_POOL: String(pool) } };
   const fastifyLabel = `Fastify ${versionOf('fastify')}, request logging on`;
   const peerDir = path.join(workDir, 'fastify-pglite', 'db');
@@ -64,4 +72,4 @@ const DB_PAIRS = /** @type {Array<[string, string]>} */ ([
   ['trellis-postgres', 'fastify-postgres'],
 ]);
 
-module.exports = { dbContenders, DB_PAIRS };
+module.exports = { dbContenders, DB_PAIRS, inDir };
