@@ -31,8 +31,10 @@ function server(url: string, max: number, logger: Logger | undefined): OpenDatab
   const pool = async (): Promise<Pool> => {
     const { Pool: PgPool } = require('pg') as typeof import('pg');
     const created = new PgPool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
-    // An idle connection the server drops emits here; unheard, it would end the process.
+    // A connection the server drops emits 'error': the pool hears its idle ones and re-emits them here; one in use
+    // has no listener but this (its query fails on its own). Unheard, either would end the process.
     created.on('error', (error) => logger?.warn({ err: error.message, database: address }, 'database connection lost'));
+    created.on('connect', (client) => client.on('error', () => {}));
     return created;
   };
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
