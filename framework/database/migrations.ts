@@ -39,8 +39,9 @@ export function migratorOf(db: Kysely<any>, folder: string | undefined, schema?:
 
 /**
  * Applies the pending migrations in name order, under Kysely's migration lock (an advisory lock on PostgreSQL,
- * so instances starting at once apply each migration once); resolves to the names applied. A migration that
- * throws is `TRELLIS_ERR_MIGRATION_FAILED` naming it (those before it stay applied).
+ * so instances starting at once apply each migration once), all in one transaction (PostgreSQL's DDL is
+ * transactional); resolves to the names applied. A migration that throws is `TRELLIS_ERR_MIGRATION_FAILED` naming
+ * it, and none of the batch is applied.
  */
 export async function applyPending(migrator: Migrator): Promise<string[]> {
   const { error, results = [] } = await migrator.migrateToLatest();
