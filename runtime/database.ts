@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { BaseRouter } from '../framework/index';
+import { TrellisError } from '../framework/inspect';
 import type { DatabaseOptions } from '../framework/database';
 import { CONFIG_FILE } from './config';
 import { messages } from './messages';
@@ -53,7 +54,12 @@ export function registerDatabase(app: BaseRouter, project: Pick<Project, 'dir' |
   const line = project.config.lineOf(['database']) ?? 1;
   const missing = missingPackages(options.url ?? '');
   if (missing.length) return [{ file: CONFIG_FILE, line, message: messages.database.notInstalled(missing) }];
-  app.register(databaseEntry().database(options));
+  try {
+    app.register(databaseEntry().database(options));
+  } catch (error) {
+    // What config.yaml's checks let through and the plug-in refuses (or a package that fails to load): at the section.
+    return [{ file: CONFIG_FILE, line, message: error instanceof Error ? error.message : String(error), ...(error instanceof TrellisError && { code: error.code }) }];
+  }
   return [];
 }
 

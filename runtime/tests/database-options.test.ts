@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { bannerLines } from '../banner';
 import { readConfig } from '../config';
-import { databaseLabel, databaseOptions } from '../database';
+import { Kysely } from 'kysely';
+import { BaseRouter, Get, Injectable, router } from '../../framework/index';
+import { databaseLabel, databaseOptions, registerDatabase } from '../database';
 import type { Discovery } from '../discover';
 import type { Environment } from '../env-references';
 import type { Project } from '../project';
@@ -27,7 +29,30 @@ function project(text: string, env: Environment = {}, built = false): Project {
 class TaskService {}
 const discovery = { routers: [], models: [], services: [{ cls: TaskService, file: 'services/task_service.ts' }], middleware: [], plugins: [], failures: [] } as unknown as Discovery;
 
+@Injectable()
+class NoteRouter extends router('/notes') {
+  constructor(private readonly db: Kysely<any>) {
+    super();
+  }
+
+  @Get()
+  list() {
+    return this.db.selectFrom('notes').selectAll().execute();
+  }
+}
+
 describe('a project database', () => {
+  it("is registered on the app when the section is there (Kysely provided to routers), without opening it", () => {
+    const app = new BaseRouter();
+    assert.deepEqual(registerDatabase(app, project(SECTION)), []);
+    app.includeRouter(NoteRouter);
+    assert.ok(app.handler);
+    const without = new BaseRouter();
+    assert.deepEqual(registerDatabase(without, project('app: { title: Demo }\n')), []);
+    assert.throws(() => without.includeRouter(NoteRouter), /NoteRouter needs Kysely/);
+  });
+
+
   it('has none without the section', () => {
     const plain = project('app: { title: Demo }\n');
     assert.equal(databaseOptions(plain, 'latest'), undefined);
