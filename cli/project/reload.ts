@@ -125,7 +125,9 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
         launch(named).catch(fatal);
       }, DEBOUNCE_MS);
     };
-    const isData = embeddedDatabaseFiles(project);
+    // Opened with .env (into a copy of the environment): config.yaml may need a variable only .env sets
+    // (the sample's ADMIN_TOKEN), and without it the database section, so its folder, would be unknown.
+    const isData = embeddedDatabaseFiles(openProject(path, { env: { ...process.env } }));
     const watcher = watchTree(project.dir, (path) => ignored(path) || isData(path), changed);
 
     const stop = (signal?: NodeJS.Signals) => {
