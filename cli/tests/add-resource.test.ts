@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { runAddResource } from '../commands/add-action';
+import { messages } from '../messages';
 import { runCli } from '../../generators/test-support/cli-process';
+import { fakeTerminal, scriptedPrompts } from '../../generators/test-support/fake-terminal';
 import { tempDir, treeHash } from '../../generators/test-support/tree';
 
 let cwd: ReturnType<typeof tempDir>;
@@ -55,6 +58,31 @@ describe('trellis add resource', () => {
     assert.equal(code, 0);
     assert.match(stdout, /^ {2}CREATE routers\/notes\.ts \(\d+ bytes\)\n {2}CREATE services\/notes_service\.ts \(\d+ bytes\)\n {2}CREATE tests\/notes\.test\.ts \(\d+ bytes\)\nDry run: nothing was written\.\n$/);
     assert.equal(treeHash(cwd.path), before);
+  });
+});
+
+describe('trellis add resource on a terminal', () => {
+  it('asks for the name when it is left out, checking it as the generator does', async () => {
+    writeFileSync(join(project, 'config.yaml'), '');
+    const prompts = scriptedPrompts([
+      (config: any) => {
+        assert.equal(config.validate('2fast'), 'Invalid name "2fast": use letters, digits, "-" and "_", starting with a letter');
+        assert.equal(config.validate('paths'), 'Invalid name "paths": a record named Path would hide an import of the router');
+        assert.equal(config.validate('notes'), true);
+        return 'notes';
+      },
+    ]);
+    const terminal = fakeTerminal(project, prompts);
+    await runAddResource(undefined, { dir: '.' }, terminal);
+    assert.deepEqual(prompts.asked, [`input: ${messages.add.ask.name('resource')}`]);
+    assert.equal(terminal.lines[0], `  CREATE routers/notes.ts (${size('routers/notes.ts')} bytes)`);
+  });
+
+  it('asks nothing with --yes, and says the name is missing', async () => {
+    writeFileSync(join(project, 'config.yaml'), '');
+    const prompts = scriptedPrompts([]);
+    await assert.rejects(runAddResource(undefined, { dir: '.', yes: true }, fakeTerminal(project, prompts)), { message: 'Missing the resource name: trellis add resource <name>' });
+    assert.deepEqual(prompts.asked, []);
   });
 });
 
