@@ -8,11 +8,12 @@
 //               one: the difference, target under 300 ms;
 //   install     node_modules of `npm install --omit=dev` of each sample: what --db adds.
 //
-//   node bench/database.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--runs 10]
+//   node bench/database.js [--quick] [--rounds 5] [--seconds 3] [--warmup 5] [--runs 10]
 //                          [--phases throughput,starts,install] [--built DIR]
 //
-// The samples are created, packed, installed and built once (~3 min) into a folder printed at the start; --built DIR
-// reuses it. Every server start gets a fresh database (a copy of one migrated with the sample's migrations): a PGlite
+// The samples are created, packed, installed and built once (~4 min) into a folder printed at the start; --built DIR
+// reuses it. The warm-up is 5 s by default (vs-fastify.js: 1 s): PGlite is WebAssembly, compiled in tiers, and on this
+// machine a fresh process served GET /tasks/1 about half as fast in its first 4 s as after. Every server start gets a fresh database (a copy of one migrated with the sample's migrations): a PGlite
 // folder, or a database the run creates on TRELLIS_BENCH_DATABASE_URL (default
 // postgres://trellis:trellis@127.0.0.1:5432/trellis) and drops at the end. Markdown on stdout, progress on stderr.
 const fs = require('node:fs');
@@ -35,7 +36,7 @@ const { checkDb, DB_ENDPOINTS, runDbThroughput } = require('./lib/database/throu
 const PHASES = ['throughput', 'starts', 'install'];
 
 function parse(argv) {
-  const options = { rounds: 5, seconds: 3, warmup: 1, runs: FULL.coldStartRuns, phases: PHASES, built: /** @type {string | undefined} */ (undefined) };
+  const options = { rounds: 5, seconds: 3, warmup: 5, runs: FULL.coldStartRuns, phases: PHASES, built: /** @type {string | undefined} */ (undefined) };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === '--quick') {
@@ -92,14 +93,14 @@ async function main() {
       const cells = await runDbThroughput(passed, { rounds: options.rounds, context, log });
       out.push(`## Throughput\n\n${options.rounds} rounds x ${options.seconds} s after ${options.warmup} s of warm-up, 64 connections, a fresh server and database per cell, pool ${pool}; medians\n`);
       out.push(throughputTable(cells, DB_PAIRS, DB_ENDPOINTS, all), '');
-      for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`);
+      for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`, '');
     }
     if (options.phases.includes('starts')) {
       const contenders = startContenders({ memoryDir: samples.memory, dbDir: samples.db, dataDir, pgliteTemplate, databases });
       const { times, leftOut } = await runStarts(contenders, { pin, runs: options.runs, log });
       leftOutCount += leftOut.length;
       out.push(`## Cold start\n\nspawn to the first 200 on GET /tasks/1, ${options.runs} starts each, interleaved\n`, startsTable(times, contenders, ADDED), '');
-      for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`);
+      for (const { id, reason } of leftOut) out.push(`left out ${id}: ${reason}`, '');
     }
     if (options.phases.includes('install')) {
       log('npm install --omit=dev of each sample');

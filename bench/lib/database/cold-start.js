@@ -80,7 +80,7 @@ async function runStarts(contenders, { pin, runs, log }) {
       try {
         server = await startServer(contender, pin, { timeoutMs: 60_000 });
       } catch (error) {
-        const reason = String(error instanceof Error ? error.message : error).trim().split('\n').slice(0, 3).join(' ');
+        const reason = String(error instanceof Error ? error.message : error).trim().replace(/:$/, '').split('\n').slice(0, 3).join(' ');
         leftOut.push({ id: contender.id, reason });
         log(`left out ${contender.id}: ${reason}`);
         continue;

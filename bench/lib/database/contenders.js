@@ -27,7 +27,7 @@ const inDir = (dir, argv) => ['sh', '-c', 'cd "$0" && exec "$@"', dir, ...argv];
  */
 function dbContenders({ builtDir, dataDir, workDir, pool, pgliteTemplate, databases }) {
   const built = { command: () => inDir(builtDir, [process.execPath, path.join('dist', 'main.js')]), env: { HOST: '127.0.0.1', ADMIN_TOKEN: 'bench-admin-token' } };
-  const fastify = { command: () => [process.execPath, FASTIFY_APP], env: { FASTIFY_LOGGER: '1', DB_POOL: String(pool) } };
+  const fastify = { command: () => [process.execPath, FASTIFY_APP], env: { FASTIFY_LOGGER: '1', DB_POOL: String(pool), DRIVERS_FROM: builtDir } };
   const fastifyLabel = `Fastify ${versionOf('fastify')}, request logging on`;
   const peerDir = path.join(workDir, 'fastify-pglite', 'db');
   return [
