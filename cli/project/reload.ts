@@ -38,8 +38,11 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
   // A wrong path fails here, once, not in a restart loop. The primary never loads .env into its own
   // environment, which the workers inherit: each loads it itself, so an edit of it is seen on the next start.
   const project = openProject(path, { dotenv: false });
+  // Read with .env (into a copy of the environment): config.yaml may need a variable only .env sets (the sample's
+  // ADMIN_TOKEN), without which its database section, so the embedded folder, would be unknown.
+  const withEnv = openProject(path, { env: { ...process.env } });
   // --workers on the embedded database stops here, once, rather than waiting for a change that cannot help.
-  if (options.workers > 1) refuseWorkersOnEmbedded(openProject(path, { env: { ...process.env } }), options.workers);
+  refuseWorkersOnEmbedded(withEnv, options.workers);
   setUpCluster();
   return new Promise((resolve, reject) => {
     let port: number | undefined;
@@ -125,9 +128,7 @@ export function superviseReload(path: string, options: ReloadOptions): Promise<v
         launch(named).catch(fatal);
       }, DEBOUNCE_MS);
     };
-    // Opened with .env (into a copy of the environment): config.yaml may need a variable only .env sets
-    // (the sample's ADMIN_TOKEN), and without it the database section, so its folder, would be unknown.
-    const isData = embeddedDatabaseFiles(openProject(path, { env: { ...process.env } }));
+    const isData = embeddedDatabaseFiles(withEnv);
     const watcher = watchTree(project.dir, (path) => ignored(path) || isData(path), changed);
 
     const stop = (signal?: NodeJS.Signals) => {
