@@ -11,7 +11,7 @@
 //   node bench/database.js [--quick] [--rounds 5] [--seconds 3] [--warmup 5] [--runs 10]
 //                          [--phases throughput,starts,install] [--built DIR]
 //
-// The samples are created, packed, installed and built once (~4 min) into a folder printed at the start; --built DIR
+// The samples are created, packed, installed and built once (~3 min) into a folder printed at the start; --built DIR
 // reuses it. The warm-up is 5 s by default (vs-fastify.js: 1 s): PGlite is WebAssembly, compiled in tiers, and on this
 // machine a fresh process served GET /tasks/1 about half as fast in its first 4 s as after. Every server start gets a fresh database (a copy of one migrated with the sample's migrations): a PGlite
 // folder, or a database the run creates on TRELLIS_BENCH_DATABASE_URL (default
