@@ -35,11 +35,7 @@ export const messages = {
     migrate: 'Apply the migrations in <path>/migrations the database lacks, in name order (.env and config.yaml read as by `trellis run`).',
     subcommandRequired: 'Say what to do: trellis db migrate [path]',
     unknownSubcommand: (name: string) => `Unknown db command "${name}": trellis db migrate [path]`,
-    noSection: (path: string) => `${path === '.' ? '' : `${path}/`}config.yaml has no database: section: there is no database to migrate`,
-    migrating: (label: string) => `Migrating the database: ${label}`,
-    applied: (name: string) => `  Applied ${name}`,
-    summary: (count: number) =>
-      count === 0 ? 'Nothing to apply: the database has every migration.' : `${count} migration${count === 1 ? '' : 's'} applied: the database is up to date.`,
+    // What `db migrate` prints is the runtime's (runtimeMessages.database): a build's `main.js --migrate` prints it too.
   },
   test: {
     description: "Run the project's tests (tests/**/*.test.ts) with node's test runner, no install needed.",

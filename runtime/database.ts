@@ -5,6 +5,7 @@ import type { DatabaseOptions } from '../framework/database';
 import { CONFIG_FILE } from './config';
 import { messages } from './messages';
 import type { Problem } from './problem';
+import { ProjectError } from './project-error';
 import { projectPath, shownPath, type Project } from './project';
 
 /** The folder of a project's migrations (and of a build's, compiled by `trellis build`). */
@@ -103,4 +104,34 @@ export function databaseLabel(project: Pick<Project, 'display' | 'config' | 'bui
   const url = new URL(settings.url);
   const address = `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname.length > 1 ? url.pathname : ''}`;
   return messages.database.pool(messages.database.server(address), settings.pool);
+}
+
+/**
+ * Applies the migrations the project's (or build's) database lacks, in name order, writing one line per migration
+ * applied and a summary through `say`: `trellis db migrate`, and `node dist/main.js --migrate` where the CLI is not
+ * installed. What stops it is one line (a `ProjectError`): no `database:` section, a package missing, the embedded
+ * database open in another process, the server unreachable (never its password), a migration that failed.
+ *
+ * @example
+ * ```ts
+ * await migrateDatabase(openProject('.'), console.log); // 'Migrating the database: ...', '  Applied 0001_create_tasks', ...
+ * ```
+ */
+export async function migrateDatabase(project: Pick<Project, 'dir' | 'display' | 'config' | 'built'>, say: (line: string) => void): Promise<string[]> {
+  const options = databaseOptions(project, 'latest');
+  if (!options) throw new ProjectError(messages.database.noSection(project.display));
+  const missing = missingPackages(options.url ?? '');
+  if (missing.length) throw new ProjectError(messages.database.notInstalled(missing));
+  say(messages.database.migrating(databaseLabel(project)!));
+  let applied: string[];
+  try {
+    ({ applied } = await databaseEntry().migrateToLatest(options));
+  } catch (error) {
+    // The database's coded errors are the one line to show (the lock, the server, the migration that failed).
+    if (error instanceof TrellisError) throw new ProjectError(error.message);
+    throw error;
+  }
+  for (const name of applied) say(messages.database.applied(name));
+  say(messages.database.summary(applied.length));
+  return applied;
 }

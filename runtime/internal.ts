@@ -31,7 +31,7 @@ export type { Discovery, Found } from './discover';
 export { sourceFiles } from './source-files';
 export { createApp, globalMiddleware, includeRouter, registerPlugins } from './assemble';
 export { mountAssets } from './assets';
-export { databaseLabel, databaseOptions, missingPackages, MIGRATIONS_DIR, registerDatabase } from './database';
+export { databaseLabel, databaseOptions, migrateDatabase, missingPackages, MIGRATIONS_DIR, registerDatabase } from './database';
 export { loadProject } from './load';
 export { createManifest, MANIFEST_FILE } from './manifest';
 export { createConfigSnapshot } from './config-snapshot';

@@ -26,6 +26,20 @@ import { configProblems, type Project } from './project';
  * ```
  */
 export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedProject {
+  const { project, manifest } = openBuild(path);
+  return assembleProject(project, discoveryOf(project.dir, manifest), overrides);
+}
+
+/**
+ * A build folder opened as a project (`built`): its manifest read, its config.yaml read with the environment (from
+ * the manifest's snapshot while the file is as built) and checked; the first problem stops it with a `ProjectError`.
+ *
+ * @example
+ * ```ts
+ * const { project } = openBuild(__dirname);
+ * ```
+ */
+export function openBuild(path: string): { project: Project; manifest: BuildManifest } {
   const dir = resolve(path);
   const display = shown(dir);
   const manifest = readManifest(dir, display);
@@ -33,7 +47,7 @@ export function loadBuild(path: string, overrides: AppOverrides = {}): LoadedPro
   const issues = config.issues.map((issue) => (issue.unset === undefined ? issue : { ...issue, message: messages.build.unset(issue.unset) }));
   const project: Project = { dir, display, config: { ...config, issues }, built: true };
   stopAt(project, configProblems(project));
-  return assembleProject(project, discoveryOf(dir, manifest), overrides);
+  return { project, manifest };
 }
 
 /**

@@ -62,6 +62,11 @@ export const messages = {
     embedded: (dir: string) => `embedded (PGlite) in ${dir}`,
     server: (address: string) => `PostgreSQL at ${address}`,
     pool: (label: string, pool: number) => `${label}, ${pool} connection${pool === 1 ? '' : 's'} per process`,
+    noSection: (path: string) => `${path === '.' ? '' : `${path}/`}config.yaml has no database: section: there is no database to migrate`,
+    migrating: (label: string) => `Migrating the database: ${label}`,
+    applied: (name: string) => `  Applied ${name}`,
+    summary: (count: number) =>
+      count === 0 ? 'Nothing to apply: the database has every migration.' : `${count} migration${count === 1 ? '' : 's'} applied: the database is up to date.`,
   },
   build: {
     noManifest: (path: string) => `${path} is not a trellis build (no trellis.manifest.json); make one with \`trellis build\``,

@@ -1,5 +1,6 @@
+import { migrateDatabase } from './database';
 import { messages } from './messages';
-import { loadBuildModules } from './load-build';
+import { loadBuildModules, openBuild } from './load-build';
 import { ProjectError } from './project-error';
 import { serve, type ServeOptions } from './serve';
 import { shareModules, type SharedModules } from './shared-modules';
@@ -15,6 +16,11 @@ import { shareModules, type SharedModules } from './shared-modules';
 export interface RunBuildOptions extends Omit<ServeOptions, 'build'> {
   /** The modules `trellis build`'s bundle carries, put where the build's files find them: see `shareModules`. */
   shared?: SharedModules;
+  /**
+   * Apply the migrations (`dist/migrations`) the database lacks and resolve, instead of serving: `node dist/main.js
+   * --migrate`, the deploy step where the CLI is not installed (`npm ci --omit=dev`).
+   */
+  migrate?: boolean;
 }
 
 /**
@@ -29,10 +35,11 @@ export interface RunBuildOptions extends Omit<ServeOptions, 'build'> {
  * require('trellis/runtime').runBuild(__dirname).then((code) => process.exit(code));
  * ```
  */
-export async function runBuild(dir: string, { shared, ...options }: RunBuildOptions = {}): Promise<number> {
+export async function runBuild(dir: string, { shared, migrate, ...options }: RunBuildOptions = {}): Promise<number> {
   try {
     if (shared) shareModules(dir, shared);
-    await serve(dir, { ...options, build: true });
+    if (migrate) await migrateDatabase(openBuild(dir).project, (line) => void process.stdout.write(`${line}\n`));
+    else await serve(dir, { ...options, build: true });
     return 0;
   } catch (error) {
     return failed(error);

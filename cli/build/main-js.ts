@@ -4,7 +4,8 @@ import { BUNDLE_FILE, CODE_CACHE_FILE } from './bundle';
 export const MAIN_JS = `#!/usr/bin/env node
 'use strict';
 // Written by \`trellis build\`. Serves the app compiled into this folder as \`trellis run\` serves the project
-// (config.yaml and the environment, banner, access log, graceful shutdown), from trellis.manifest.json:
+// (config.yaml and the environment, banner, access log, graceful shutdown), from trellis.manifest.json
+// (\`--migrate\`: applies the database's pending migrations instead, the deploy step without the CLI):
 // no TypeScript compiler, no source file, no CLI. It needs the project's dependencies installed in this
 // folder or one above it (\`npm ci --omit=dev\`). trellis, and what the app imports of its libraries, come from
 // ${BUNDLE_FILE} when the build made one, compiled from V8's code cache in ${CODE_CACHE_FILE} when this
@@ -20,6 +21,8 @@ try {
   process.stderr.write(\`trellis: cannot find the trellis package from \${__dirname}: install the project's dependencies (npm ci --omit=dev)\\n\`);
   process.exit(1);
 }
+// \`node dist/main.js --migrate\`: apply the migrations the database lacks (dist/migrations), then exit.
+const migrate = process.argv[2] === '--migrate';
 const bundle = join(__dirname, '${BUNDLE_FILE}');
 if (existsSync(bundle)) {
   const cache = join(__dirname, '${CODE_CACHE_FILE}');
@@ -42,10 +45,10 @@ if (existsSync(bundle)) {
     if (status === 0) writeFileSync(cache, script.createCachedData());
     process.exit(status);
   }
-  runtime.runBuild(__dirname, { shared }).then((status) => process.exit(status));
+  runtime.runBuild(__dirname, { shared, migrate }).then((status) => process.exit(status));
 } else {
   require('trellis/runtime')
-    .runBuild(__dirname)
+    .runBuild(__dirname, { migrate })
     .then((status) => process.exit(status));
 }
 `;
