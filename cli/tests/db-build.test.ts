@@ -84,7 +84,7 @@ describe('a built app with a database', () => {
     await stop(built);
   });
 
-  it('on PostgreSQL: the same refusal and migrate; then trellis run --workers 2 and the built app share one state', async () => {
+  it('on PostgreSQL: the same refusal; node dist/main.js --migrate applies them; then trellis run --workers 2 and the built app share one state', async () => {
     database = await createDatabase();
     const server = { DATABASE_URL: database.url };
     const name = new URL(database.url).pathname.slice(1);
@@ -92,9 +92,10 @@ describe('a built app with a database', () => {
       1,
       'trellis: The database lacks migration 0001_create_notes (2 pending): apply them with `trellis db migrate` (npm run db:migrate) before starting\n',
     ]);
-    const migrate = await runCli(['db', 'migrate'], { cwd: app, env: server, timeoutMs: STARTED_WITHIN_MS });
-    assert.equal(migrate.code, 0, migrate.stderr);
-    assert.match(migrate.stdout, new RegExp(`^Migrating the database: PostgreSQL at [^ ]+:\\d+/${name}, 4 connections per process\\n  Applied 0001_create_notes\\n  Applied 0002_add_done\\n2 migrations applied`));
+    // The deploy step where only the production dependencies are installed: the build applies its own migrations.
+    const migrate = start(server, [...MAIN, '--migrate']);
+    assert.deepEqual(await migrate.exited, { code: 0, signal: null }, migrate.stderr);
+    assert.match(migrate.stdout, new RegExp(`^Migrating the database: PostgreSQL at [^ ]+:\\d+/${name}, 4 connections per process\\n  Applied 0001_create_notes\\n  Applied 0002_add_done\\n2 migrations applied: the database is up to date\\.\\n$`));
 
     const built = start(server, MAIN);
     const dev = start(server, undefined, ['.', '--workers', '2', '--no-access-log']);
@@ -115,6 +116,9 @@ describe('a built app with a database', () => {
     const migrate = await runCli(['db', 'migrate'], { cwd: app, env: unreachable, timeoutMs: STARTED_WITHIN_MS });
     assert.equal(migrate.code, 1);
     assert.match(migrate.stderr, /^trellis: Cannot reach the database at 127\.0\.0\.1:\d+\/notes: connect ECONNREFUSED [^\n]+\n$/);
-    assert.doesNotMatch(stderr + migrate.stdout + migrate.stderr, /pw-not-shown/);
+    const built = start(unreachable, [...MAIN, '--migrate']);
+    assert.equal((await built.exited).code, 1);
+    assert.match(built.stderr, /^trellis: Cannot reach the database at 127\.0\.0\.1:\d+\/notes: connect ECONNREFUSED [^\n]+\n$/);
+    assert.doesNotMatch(stderr + migrate.stdout + migrate.stderr + built.stdout + built.stderr, /pw-not-shown/);
   });
 });
