@@ -20,13 +20,13 @@ interface Outcome {
 const env = { ...process.env, NODE_TEST_CONTEXT: undefined, ADMIN_TOKEN: 'test-admin-token', DATABASE_URL: '' };
 function node(args: string[], cwd: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, env, timeout: 400_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd, env, timeout: 900_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ status: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
     });
   });
 }
 
-describe('a generated --db project with a resource', { timeout: 600_000 }, () => {
+describe('a generated --db project with a resource', { timeout: 1_200_000 }, () => {
   const cwd = tempDir();
   const dir = join(cwd.path, 'shop');
   const outcomes = new Map<string, Promise<Outcome>>();
