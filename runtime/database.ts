@@ -11,7 +11,6 @@ import { projectPath, shownPath, type Project } from './project';
 /** The folder of a project's migrations (and of a build's, compiled by `trellis build`). */
 export const MIGRATIONS_DIR = 'migrations';
 
-
 type DatabaseEntry = typeof import('../framework/database');
 
 /**
@@ -64,11 +63,8 @@ export function registerDatabase(app: BaseRouter, project: Pick<Project, 'dir' |
   return [];
 }
 
-/**
- * trellis/database, loaded on first use (it loads kysely): for the CLI's `db migrate` and `doctor`, which take
- * the runtime's rules for the options.
- */
-export function databaseEntry(): DatabaseEntry {
+// trellis/database, loaded on first use: it loads kysely.
+function databaseEntry(): DatabaseEntry {
   return require('../framework/database') as DatabaseEntry;
 }
 
