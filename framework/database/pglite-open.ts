@@ -16,14 +16,15 @@ export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
   const template = dump && readQuietly(dump);
   if (template) {
     try {
-      return await ready(new Client(dataDir, { loadDataDir: new Blob([template]) }));
+      // The options object alone: PGlite reads a second argument only after a dataDir string.
+      return await ready(new Client({ dataDir, loadDataDir: new Blob([template]) }));
     } catch {
       // A dump this PGlite cannot load: make a new one below.
       rmSync(dump!, { force: true });
       if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  const client = await ready(new Client(dataDir));
+  const client = await ready(new Client({ dataDir }));
   if (dump) await saveTemplate(client, dump);
   return client;
 }

@@ -19,16 +19,31 @@ export interface TestDatabaseOptions {
 }
 
 // One in-memory PGlite per process, opened by the first test database that starts (opening one costs seconds
-// of CPU; a schema in it costs milliseconds).
+// of CPU; a schema in it costs milliseconds), closed once no test database has used it for IDLE_MS: an open
+// PGlite keeps Node's process alive, invisibly (no handle is listed), so a test run would never end.
+const IDLE_MS = 1_000;
 let shared: Promise<PGliteConnection> | undefined;
 let schemas = 0;
+let users = 0;
+let idle: NodeJS.Timeout | undefined;
 
 function sharedConnection(): Promise<PGliteConnection> {
-  shared ??= (async () => {
-    return new PGliteConnection(await openPGlite(undefined));
-  })();
+  clearTimeout(idle);
+  shared ??= openPGlite(undefined).then((client) => new PGliteConnection(client));
   shared.catch(() => (shared = undefined));
   return shared;
+}
+
+function leave(): void {
+  users -= 1;
+  if (users > 0 || shared === undefined) return;
+  const closing = shared;
+  idle = setTimeout(() => {
+    if (users > 0 || shared !== closing) return;
+    shared = undefined;
+    void closing.then((connection) => connection.client.close()).catch(() => {});
+  }, IDLE_MS);
+  idle.unref();
 }
 
 /**
@@ -57,11 +72,19 @@ export function testDatabase(options: TestDatabaseOptions = {}): Plugin {
         }),
       });
       host.provide({ provide: Kysely, useValue: db });
+      let joined = false;
       const drop = async () => {
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-        await db.destroy();
+        try {
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+          await db.destroy();
+        } finally {
+          if (joined) leave();
+          joined = false;
+        }
       };
       host.onStartup(async () => {
+        users += 1;
+        joined = true;
         await sql`create schema ${sql.id(schema)}`.execute(db);
         try {
           await applyPending(migratorOf(db, migrations, schema));
