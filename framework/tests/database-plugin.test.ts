@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IsString } from 'class-validator';
 import { Kysely, type Generated } from 'kysely';
@@ -70,3 +72,16 @@ for (const [kind, make] of TARGETS) {
     });
   });
 }
+
+describe('what each entry loads', () => {
+  // Which of kysely, pg and PGlite a fresh process has loaded after `script`.
+  const loaded = (script: string): string[] => {
+    const probe = `${script}; const names = Object.keys(require.cache).map((file) => /node_modules\\/(kysely|pg|@electric-sql\\/pglite)\\//.exec(file)?.[1]).filter(Boolean); process.stdout.write(JSON.stringify([...new Set(names)].sort()))`;
+    return JSON.parse(execFileSync(process.execPath, ['--require', './register.js', '-e', probe], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' }));
+  };
+
+  it('trellis loads none of them; trellis/database loads kysely, and pg or PGlite only when a database of that kind opens', () => {
+    assert.deepEqual(loaded("require('trellis'); require('trellis/plugins'); require('trellis/testing')"), []);
+    assert.deepEqual(loaded("require('trellis/database').database({ url: 'postgres://localhost/x' })"), ['kysely']);
+  });
+});

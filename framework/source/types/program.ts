@@ -37,6 +37,7 @@ const ENTRIES: Record<string, string> = {
   'trellis/express': 'express/index',
   'trellis/security': 'security',
   'trellis/plugins': 'plugins',
+  'trellis/database': 'database',
   'trellis/runtime': '../runtime/index',
 };
 
