@@ -62,7 +62,7 @@ describe('create --db: the sample on a database', () => {
     assert.deepEqual(sections, ['Install', 'Develop', 'Database', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
     for (const text of [
       'npm run db:migrate',
-      'DATABASE_URL=postgres://... npm run db:migrate',
+      'DATABASE_URL=postgres://... node dist/main.js --migrate',
       'DATABASE_URL=postgres://... ADMIN_TOKEN=... PORT=8080 HOST=0.0.0.0 node dist/main.js',
       '| `DATABASE_URL` |',
       '| `db/schema.ts` |',
