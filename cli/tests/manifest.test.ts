@@ -27,7 +27,13 @@ function importedPackages(dirs: string[]): Set<string> {
     for (const name of readdirSync(join(ROOT, dir), { recursive: true }) as string[]) {
       if (!name.endsWith('.ts') || name.endsWith('.d.ts') || /(^|[/\\])(tests|test-support)[/\\]/.test(name)) continue;
       const text = readFileSync(join(ROOT, dir, name), 'utf8');
-      for (const [, id] of text.matchAll(/(?:\bfrom |\bimport\(|\brequire\(|\bresolve\()'([^'.][^']*)'/g)) {
+      // `from` only in an import or export statement (its first line, or the `}` line closing its list): a
+      // generator's output text, such as `"import type { Generated } from 'kysely'"`, is not an import.
+      const ids = [
+        ...text.matchAll(/^\s*(?:import|export|\})[^'"\n]*\bfrom '([^'.][^']*)'/gm),
+        ...text.matchAll(/(?:\bimport\(|\brequire\(|\bresolve\()'([^'.][^']*)'/g),
+      ];
+      for (const [, id] of ids) {
         if (id.startsWith('node:')) continue;
         names.add(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]);
       }
