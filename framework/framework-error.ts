@@ -74,7 +74,7 @@ export const ERROR_CODES = {
     'The embedded database %{folder} is open in another process (pid %{pid}, lock file %{lockFile}): one process at a time opens it; set DATABASE_URL to a PostgreSQL server to run several processes',
   TRELLIS_ERR_DATABASE_UNREACHABLE: 'Cannot reach the database at %{address}: %{reason}',
   TRELLIS_ERR_MIGRATION_PENDING:
-    'The database lacks migration %{migration} (%{count} pending): apply them with `trellis db migrate` (npm run db:migrate) before starting',
+    'The database lacks migration %{migration} (%{count} pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`',
   TRELLIS_ERR_MIGRATION_FAILED: 'Migration %{migration} failed: %{reason}',
 } as const;
 

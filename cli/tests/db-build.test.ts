@@ -68,7 +68,7 @@ describe('a built app with a database', () => {
 
     assert.deepEqual(await refused(embedded), [
       1,
-      'trellis: The database lacks migration 0002_add_done (1 pending): apply them with `trellis db migrate` (npm run db:migrate) before starting\n',
+      'trellis: The database lacks migration 0002_add_done (1 pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`\n',
     ]);
     // The refused start let go of the folder: migrate opens it.
     assert.equal(existsSync(join(app, 'data', 'db.lock')), false);
@@ -90,7 +90,7 @@ describe('a built app with a database', () => {
     const name = new URL(database.url).pathname.slice(1);
     assert.deepEqual(await refused(server), [
       1,
-      'trellis: The database lacks migration 0001_create_notes (2 pending): apply them with `trellis db migrate` (npm run db:migrate) before starting\n',
+      'trellis: The database lacks migration 0001_create_notes (2 pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`\n',
     ]);
     // The deploy step where only the production dependencies are installed: the build applies its own migrations.
     const migrate = start(server, [...MAIN, '--migrate']);

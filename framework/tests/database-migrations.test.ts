@@ -59,7 +59,7 @@ for (const [kind, make] of TARGETS) {
       assert.equal(pending.code, 'TRELLIS_ERR_MIGRATION_PENDING');
       assert.equal(
         pending.message,
-        'The database lacks migration 0002_add_done (2 pending): apply them with `trellis db migrate` (npm run db:migrate) before starting',
+        'The database lacks migration 0002_add_done (2 pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`',
       );
       assert.deepEqual(await pendingMigrations(options), ['0002_add_done', '0003_add_notes']);
 
