@@ -11,7 +11,7 @@
  * ```
  */
 export { Path, Query, Header, Body, Req, Int, UploadedFile } from './decorators/parameter';
-export type { PathOptions, ValueOptions, BodyOptions } from './decorators/parameter';
+export type { PathOptions, ValueOptions, BodyOptions, ClassValueOptions } from './decorators/parameter';
 export type { ValueConstraints } from './core/value-constraints';
 export { RequestValidationError } from './http-exception';
 export type { ValidationDetail } from './http-exception';

@@ -32,6 +32,20 @@ export interface ValueOptions extends PathOptions {
   default?: unknown;
 }
 
+/**
+ * Options of `@Query()` and `@Header()` without a name: the class whose properties are the values (the
+ * parameter's declared class when left out) and a description.
+ *
+ * @example
+ * ```ts
+ * @Get() list(@Query({ type: ListQuery }) query: ListQuery) { ... }
+ * ```
+ */
+export interface ClassValueOptions {
+  type?: Class;
+  description?: string;
+}
+
 export interface BodyOptions {
   /** The element class of an array body: `@Body({ type: Item }) items: Item[]`. */
   type?: Class;
@@ -79,6 +93,11 @@ function recordValue(kind: 'path' | 'query' | 'header', name: string, options: V
   };
 }
 
+/** Records a class of query or header values: no `name`; the class is checked when the route is compiled. */
+function recordClass(kind: 'query' | 'header', options: ClassValueOptions): ParameterDecorator {
+  return record({ kind, type: options.type, description: options.description });
+}
+
 /** A default is what the handler gets with no value sent: the constraints must accept it (`null` aside). */
 function checkDefault(constraints: ValueConstraints, param: ParamDefinition): void {
   if (param.default === null || param.default === undefined) return;
@@ -105,26 +124,44 @@ export function Path(name: string, options: PathOptions = {}): ParameterDecorato
  * Binds a query-string value. Required unless a `default` is given (`default: null` = optional, may be null).
  * Array parameters collect repeated keys (`?tag=a&tag=b`). Limits (`minimum`, `enum`, ...) answer a 422 past them.
  *
+ * Without a name, binds a class of query values (the parameter's declared class, or `type`): each property
+ * with class-validator rules is read from the query key of its name, converted by its declared type (number,
+ * `@IsInt()` integer, boolean, string, `Date`, an enum, an array of these from repeated keys), then the class is
+ * validated as `@Body()` classes are; a class default (`limit = 20`) stays when the key is absent; other keys
+ * are ignored. Failures are 422 details with `location: 'query'` and the property as `field`.
+ *
  * @example
  * ```ts
  * @Get() list(@Query('page', { type: Int, default: 1, minimum: 1 }) page: number,
  *             @Query('sort', { default: 'name', enum: ['name', 'price'] }) sort: 'name' | 'price',
  *             @Query('category', { default: null }) category: string | null) { ... }
+ * @Get('/search') search(@Query() query: SearchQuery) { ... }
  * ```
  */
-export function Query(name: string, options: ValueOptions = {}): ParameterDecorator {
+export function Query(options?: ClassValueOptions): ParameterDecorator;
+export function Query(name: string, options?: ValueOptions): ParameterDecorator;
+export function Query(name?: string | ClassValueOptions, options: ValueOptions = {}): ParameterDecorator {
+  if (typeof name !== 'string') return recordClass('query', name ?? {});
   return recordValue('query', name, options);
 }
 
 /**
  * Binds a request header by its HTTP name (case-insensitive). Required unless a `default` is given.
  *
+ * Without a name, binds a class of header values, read and validated as `@Query()` reads a class: a property
+ * names its header in kebab case (`requestId` reads `request-id`, `xTraceId` reads `x-trace-id`), or literally
+ * when quoted (`'x-trace-id'`), in any letter case; the 422 details say `location: 'header'`.
+ *
  * @example
  * ```ts
  * @Get('/me') me(@Header('Authorization') auth: string, @Header('X-Trace', { default: null }) trace: string | null) { ... }
+ * @Get('/trace') trace(@Header() headers: TraceHeaders) { ... }
  * ```
  */
-export function Header(name: string, options: ValueOptions = {}): ParameterDecorator {
+export function Header(options?: ClassValueOptions): ParameterDecorator;
+export function Header(name: string, options?: ValueOptions): ParameterDecorator;
+export function Header(name?: string | ClassValueOptions, options: ValueOptions = {}): ParameterDecorator {
+  if (typeof name !== 'string') return recordClass('header', name ?? {});
   return recordValue('header', name.toLowerCase(), options);
 }
 
