@@ -88,6 +88,7 @@ export const messages = {
       port: 'Port for `trellis run`',
       examples: 'Example routers (tasks is always included)',
       db: 'Store data in a database? (embedded PGlite in development, PostgreSQL in production)',
+      auth: 'Protect task writes with JWT bearer tokens? (scope tasks:write, signed with JWT_SECRET from .env)',
       git: 'Initialize a git repository?',
     },
     titleRequired: 'The title cannot be empty',
@@ -114,6 +115,13 @@ export const messages = {
       `Not a registry install: packing trellis and trellis-cli from ${checkout} (npm run pack) into ${name}/vendor/.`,
     packing: 'Packing trellis and trellis-cli',
     packFailed: (checkout: string, reason: string) => `packing ${checkout} failed: ${reason} (or give --trellis-spec)`,
+  },
+  token: {
+    description: "Print a development token (HS256 JWT) signed with JWT_SECRET from the project's .env or the environment.",
+    noSecret: (path: string) =>
+      `no JWT_SECRET in ${path}/.env or the environment: a project made with \`trellis create --auth jwt\` has one; set it to sign tokens`,
+    badExpires: (value: string) => `--expires must be a number and a unit (s, m, h, d or w), like 30m or 1h; got "${value}"`,
+    badScope: (value: string) => `--scope takes one scope without spaces (repeat --scope for more); got "${value}"`,
   },
   add: {
     description: 'Add a router, service, middleware or resource to a project.',
@@ -154,6 +162,7 @@ export const messages = {
       `Invalid --path "${path}": give a base path like /api/orders (letters, digits, - _ . ~; no {params})`,
     'invalid-port': (port: string) => `The port must be an integer from 1 to 65535, got "${port}"`,
     'unknown-example': (name: string, known: string) => `Unknown example "${name}"; the examples are: ${known}`,
+    'unknown-auth': (value: string, known: string) => `Unknown --auth "${value}"; the choices are: ${known}`,
     'not-a-project': (dir: string) => `${dir} is not a trellis project (no config.yaml); point --dir at one`,
     'file-exists': (file: string) => `${file} already exists; nothing was written`,
     'render-failed': (file: string, detail: string) => `Could not write ${file}: ${detail}; nothing was written`,

@@ -7,6 +7,7 @@ export type GeneratorFailure =
   | 'invalid-path'
   | 'invalid-port'
   | 'unknown-example'
+  | 'unknown-auth'
   | 'not-a-project'
   | 'file-exists'
   | 'render-failed'
