@@ -66,7 +66,7 @@ export function callerLocation(depth: number): SourceLocation | undefined {
   return frameLocation(new Error().stack?.split('\n')[depth + 2] ?? '');
 }
 
-export type ParamKind = 'path' | 'query' | 'header' | 'body' | 'request' | 'file';
+export type ParamKind = 'path' | 'query' | 'header' | 'body' | 'request' | 'file' | 'dependency';
 
 export interface ParamDefinition {
   kind: ParamKind;
@@ -85,6 +85,8 @@ export interface ParamDefinition {
   constraints?: ValueConstraints;
   /** `@UploadedFile(name, { required: true })`: a request without the file is a 400 before the handler runs. */
   required?: boolean;
+  /** `@Depends(token)`: what the container gives (a class, an InjectionToken, a string or a symbol); the declared class when absent. */
+  token?: unknown;
 }
 
 /** What a settings class (`@Settings('admin')`) reads from the config, and how strictly. */
