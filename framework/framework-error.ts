@@ -26,6 +26,11 @@ export const ERROR_CODES = {
   TRELLIS_ERR_PARAM_UNDECLARED: '%{handler}: @Path(\'%{parameter}\') names no {%{parameter}} in the route path %{path}',
   TRELLIS_ERR_BODY_UNVALIDATED:
     '%{handler}: the body class %{model} has no class-validator decorators, so every property would be stripped: decorate its fields (@IsString(), ...)',
+  TRELLIS_ERR_PARAM_CLASS:
+    '%{handler}: @%{decorator}() without a name binds a class of values, and parameter %{parameter} is declared %{type}: name one value (@%{decorator}(\'name\')) or declare a class with class-validator rules',
+  TRELLIS_ERR_PARAM_CLASS_UNVALIDATED:
+    '%{handler}: the %{location} class %{model} has no class-validator decorators, so no value would be read: decorate its fields (@IsInt(), @IsOptional(), ...)',
+  TRELLIS_ERR_PARAM_CLASS_PROPERTY: '%{handler}: the %{location} class property %{property} %{reason}',
   TRELLIS_ERR_DTO_PROPERTY_NAME:
     '%{handler}: the DTO property %{property} cannot be named %{name} (a JSON body with a __proto__ key is refused; an own constructor hides the class from validation): name it otherwise',
   TRELLIS_ERR_INVALID_MIDDLEWARE: '%{value} is not a middleware: pass a Middleware subclass, an instance, or an Express (req, res, next) function',
@@ -68,6 +73,10 @@ export const ERROR_CODES = {
     'Two different classes named %{name} are used by the routes; the OpenAPI document names schemas by class name: rename one',
   TRELLIS_ERR_SECURITY_SCHEME_CLASH:
     'Two different security schemes named %{schemeName} are declared by the middleware of the routes: give one another schemeName (bearerAuth({ schemeName }), apiKeyHeader(header, { schemeName }))',
+  TRELLIS_ERR_SCOPE_NAME: 'Invalid scope %{scope} in @Scopes: a scope is printable ASCII without spaces, quotes or backslashes (e.g. tasks:write)',
+  TRELLIS_ERR_SCOPES_UNGUARDED:
+    '%{route} (%{handler}) needs scopes %{scopes} but no scope-aware guard covers it: put @Use(jwtAuth(...)) on the route or its router, or app.addMiddleware(jwtAuth(...))',
+  TRELLIS_ERR_AUTH_OPTION: 'Invalid %{guard} option %{option}: %{reason}',
   TRELLIS_ERR_DATABASE_OPTION:
     'Invalid database option %{option}: %{value} (url is postgres://user:password@host:5432/db or empty, dataDir and migrations are folders, pool a positive integer, migrate latest, check or off)',
   TRELLIS_ERR_DATABASE_LOCKED:
