@@ -37,6 +37,15 @@ export const messages = {
     unknownSubcommand: (name: string) => `Unknown db command "${name}": trellis db migrate [path]`,
     // What `db migrate` prints is the runtime's (runtimeMessages.database): a build's `main.js --migrate` prints it too.
   },
+  client: {
+    description: "Write a typed client of the app's API (openapi-typescript types, openapi-fetch calls) into <path>/client or --out.",
+    file: (path: string, bytes: number) => `  WRITE ${path} (${bytes} bytes)`,
+    next: (out: string) =>
+      `Import createApiClient from ${out}/index.ts; the project using it needs openapi-fetch: npm install openapi-fetch`,
+    dryRun: 'Dry run: nothing was written.',
+    outIsFile: (out: string) => `--out ${out} is a file: give a folder (the client is schema.d.ts and index.ts)`,
+    cannotWrite: (out: string, reason: string) => `cannot create ${out}: ${reason}`,
+  },
   test: {
     description: "Run the project's tests (tests/**/*.test.ts) with node's test runner, no install needed.",
     noTests: (dir: string) => `no tests found: ${dir} has no *.test.ts or *.test.js files`,
