@@ -8,7 +8,7 @@ import type { ResponseShapes } from './core/response-shapes';
 import { ResponseShaper } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
-import { MATCHED } from './symbols';
+import { CHECKS_SCOPES, MATCHED, SCOPES } from './symbols';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';
@@ -51,8 +51,13 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 
   const shaper = new ResponseShaper(context.sourceTypes);
   const pipelines = new Map<RouteRecord, Step>();
+  const appGuarded = context.middleware.some((like) => checksScopes(resolve(like)));
   for (const route of context.routes) {
-    pipelines.set(route, compose(route.middleware.map(resolve), endpoint(route, shaper.shapesOf(route), onError), onError));
+    const middleware = route.middleware.map(resolve);
+    if (route.scopes && !appGuarded && !middleware.some(checksScopes)) {
+      throw new TrellisError('TRELLIS_ERR_SCOPES_UNGUARDED', `${route.method} ${route.path}`, route.label, route.scopes.join(' '));
+    }
+    pipelines.set(route, compose(middleware, endpoint(route, shaper.shapesOf(route), onError), onError));
   }
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
@@ -74,6 +79,7 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
       request.params = match.params;
       request.route = match.route.path;
       request[MATCHED] = pipelines.get(match.route);
+      request[SCOPES] = match.route.scopes;
     }
     return chain(request);
   };
@@ -152,6 +158,11 @@ function errorResponder({ exceptions, logger }: DispatchContext): (error: unknow
       return retry(failure, request);
     }
   };
+}
+
+/** Whether a middleware checks the scopes routes need (`jwtAuth` does): a route with `@Scopes` needs one. */
+function checksScopes(middleware: Middleware): boolean {
+  return (middleware as { [CHECKS_SCOPES]?: boolean })[CHECKS_SCOPES] === true;
 }
 
 function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) => Middleware {

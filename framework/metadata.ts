@@ -107,6 +107,10 @@ interface ClassMetadata {
   routeMiddleware: Map<string | symbol, MiddlewareLike[]>;
   /** `@Settings(section)`: the class is a config section (not inherited). */
   settings?: SettingsDefinition;
+  /** `@Scopes(...)` on the class: scopes each of its routes needs. */
+  scopes: string[];
+  /** `@Scopes(...)` on a handler: scopes that route needs, besides the class's. */
+  routeScopes: Map<string | symbol, string[]>;
 }
 
 // Metadata lives with each class, never on `global`: two apps in one process only see what they include.
@@ -115,7 +119,7 @@ const store = new WeakMap<object, ClassMetadata>();
 export function metadataOf(target: object): ClassMetadata {
   let metadata = store.get(target);
   if (!metadata) {
-    metadata = { routes: [], params: new Map(), middleware: [], routeMiddleware: new Map() };
+    metadata = { routes: [], params: new Map(), middleware: [], routeMiddleware: new Map(), scopes: [], routeScopes: new Map() };
     store.set(target, metadata);
   }
   return metadata;

@@ -4,7 +4,7 @@ import { parseCookies } from './cookies';
 import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
 import { requestId } from './request-id';
-import { BODY, CONTEXT, FORM, MATCHED, RESPONSE } from './symbols';
+import { BODY, CONTEXT, FORM, MATCHED, RESPONSE, SCOPES } from './symbols';
 import type { Form } from './uploads/form';
 import type { UploadLimits } from './uploads/limits';
 import type { TemplateRenderer } from './core/template-renderer';
@@ -63,6 +63,26 @@ export type QueryValues = Record<string, string | string[] | undefined>;
 export interface RequestState {}
 
 /**
+ * Who made the request, as a guard verified it: `jwtAuth` sets `request.user` to the token's claims, `apiKeyAuth`
+ * to what its lookup returned. Augment it with the claims your tokens carry (declaration merging).
+ *
+ * @example
+ * ```ts
+ * declare module 'trellis' {
+ *   interface User { sub: string; tenant: string }
+ * }
+ * @Get('/me') me(@Req() request: Request) { return { id: request.user?.sub }; }
+ * ```
+ */
+export interface User {
+  /** The subject: who the token is about (RFC 7519 `sub`). */
+  sub?: string;
+  /** The token's scopes, space-separated (RFC 8693 `scope`). */
+  scope?: string;
+  [claim: string]: unknown;
+}
+
+/**
  * The request as handlers (`@Req()`) and middleware see it: data the phases pass forward (method, path, headers,
  * query, params, cookies, state, and the body once read). The body is read once, on demand, by the pipeline's
  * body reader (pipeline/body-reader.ts); `body()`, `text()`, `json()` and `form()` ask it.
@@ -95,6 +115,13 @@ export class Request {
   route: string | undefined;
   /** @internal */
   [MATCHED]: unknown;
+  /** @internal */
+  [SCOPES]: readonly string[] | undefined;
+  /**
+   * Who made the request, set by a guard (`jwtAuth`: the verified token's claims; `apiKeyAuth`: the key's
+   * principal); `undefined` until one has run, and on routes no guard covers. Typed by {@link User}.
+   */
+  user: User | undefined;
   /**
    * A place for middleware to pass values to handlers and to each other, one object per request (made on first
    * use), typed by {@link RequestState}: declare its keys.
@@ -144,6 +171,8 @@ export class Request {
     this.params = {};
     this.route = undefined;
     this[MATCHED] = undefined;
+    this[SCOPES] = undefined;
+    this.user = undefined;
     this[CONTEXT] = context;
     this[BODY] = undefined;
     this[FORM] = undefined;

@@ -34,3 +34,9 @@ export const SEND_TIMEOUT = Symbol('trellis.sendTimeout');
 
 /** @internal Marks a socket whose current request was answered while the rest of its body is being drained. */
 export const ANSWERED = Symbol('trellis.answered');
+
+/** @internal The scopes the matched route needs (`@Scopes`), set on a request by the dispatcher with its route. */
+export const SCOPES = Symbol('trellis.scopes');
+
+/** @internal Marks a guard that checks the scopes a route needs (`jwtAuth`): a route with `@Scopes` needs one. */
+export const CHECKS_SCOPES = Symbol.for('trellis.checksScopes');

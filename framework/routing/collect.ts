@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { scopesOf } from '../decorators/scopes';
 import { metadataChain } from '../metadata';
 import type { Class } from '../core/types';
 import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
@@ -54,6 +55,7 @@ export function collectRoutes(ctor: Class<Controller>, instance?: Controller): R
         returnType,
         middleware: [...(instance ? middlewareOf(instance) : []), ...declaredMiddleware(chain, handlerName)],
         source: definition.source,
+        scopes: scopesOf(chain, handlerName),
         readArguments: read,
         takesBody,
       });

@@ -24,6 +24,8 @@ export interface RouteInfo {
   middleware: MiddlewareLike[];
   /** Where the route decorator was written. */
   source?: SourceLocation;
+  /** The scopes the route needs (`@Scopes` on its class and handler), checked by a scope-aware guard; absent when none. */
+  scopes?: readonly string[];
   /** A route of the framework's own routers (docs pages, health probes, metrics, static files, the favicon). */
   builtIn?: true;
 }
