@@ -26,8 +26,8 @@ describe('what a CLI start loads', () => {
       const files = Object.keys(require.cache).map((file) => require('node:path').relative(process.cwd(), file));
       console.log(JSON.stringify({ names, files: files.filter((file) => !file.startsWith('node_modules')) }));
     `) as { names: string[]; files: string[] };
-    assert.deepEqual(loaded.names, ['create', 'add', 'run', 'build', 'db', 'doctor', 'test']);
-    const heavy = loaded.files.filter((file) => /^(generators|framework|runtime)\/|^cli\/(doctor|project|build)\//.test(file));
+    assert.deepEqual(loaded.names, ['create', 'add', 'run', 'build', 'client', 'db', 'doctor', 'test']);
+    const heavy = loaded.files.filter((file) => /^(generators|framework|runtime)\/|^cli\/(doctor|project|build|client)\//.test(file));
     assert.deepEqual(heavy, []);
     assert.ok(loaded.files.includes('cli/commands/run.ts'));
     // `db migrate`'s work (it loads the runtime and the database) waits for the command.
