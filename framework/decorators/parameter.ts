@@ -59,9 +59,10 @@ export interface BodyOptions {
 
 function record(definition: Omit<ParamDefinition, 'index' | 'hasDefault'>): ParameterDecorator {
   return (target, handler, index) => {
-    if (handler === undefined) return;
-    const params = metadataOf(target.constructor).params;
-    params.set(handler, [...(params.get(handler) ?? []), { ...definition, index, hasDefault: false }]);
+    // On a constructor (a request-scoped provider's), `target` is the class: recorded under 'constructor'.
+    const key = handler ?? 'constructor';
+    const params = metadataOf(handler === undefined ? target : target.constructor).params;
+    params.set(key, [...(params.get(key) ?? []), { ...definition, index, hasDefault: false }]);
   };
 }
 
@@ -73,12 +74,13 @@ function recordValue(kind: 'path' | 'query' | 'header', name: string, options: V
   const { type, description } = options;
   const hasDefault = kind !== 'path' && 'default' in options;
   return (target, handler, index) => {
-    if (handler === undefined) return;
+    const owner = handler === undefined ? (target as Function) : target.constructor;
+    const key = handler ?? 'constructor';
     const param: ParamDefinition = { kind, name, type, description, index, hasDefault };
     if (hasDefault) param.default = options.default;
     if (CONSTRAINT_KEYS.some((key) => options[key] !== undefined)) {
-      const label = `${target.constructor.name}.${String(handler)}`;
-      const designType: unknown = Reflect.getMetadata('design:paramtypes', target, handler)?.[index];
+      const label = `${owner.name}.${String(key)}`;
+      const designType: unknown = Reflect.getMetadata('design:paramtypes', target, handler as string | symbol)?.[index];
       const valueType = valueTypeOf(label, param, designType);
       try {
         param.constraints = constraintsOf(options, Array.isArray(valueType) ? valueType[0] : valueType);
@@ -88,8 +90,8 @@ function recordValue(kind: 'path' | 'query' | 'header', name: string, options: V
         throw new TrellisError('TRELLIS_ERR_PARAM_CONSTRAINT', label, kind, name, error.option, error.reason);
       }
     }
-    const params = metadataOf(target.constructor).params;
-    params.set(handler, [...(params.get(handler) ?? []), param]);
+    const params = metadataOf(owner).params;
+    params.set(key, [...(params.get(key) ?? []), param]);
   };
 }
 
