@@ -20,6 +20,11 @@ export const ERROR_CODES = {
   TRELLIS_ERR_NO_PARAMTYPES:
     '%{consumer} takes %{count} constructor parameter(s) but TypeScript recorded no types for them: put @Injectable() above the class',
   TRELLIS_ERR_CIRCULAR_DEPENDENCY: 'Circular dependency: %{cycle}',
+  TRELLIS_ERR_SCOPE_WIDENING:
+    '%{consumer} lives for the whole app but depends on %{dependency}, which lives for one request (%{path}): it would keep the first request\'s value for all of them. Take %{dependency} in a handler with @Depends(), or make %{consumer} request-scoped with @Injectable({ scope: \'request\' }) (routers and middleware are always built once)',
+  TRELLIS_ERR_DEPENDENCY_PARAM:
+    '%{consumer} constructor parameter %{parameter} is %{decorator}, which a request-scoped provider cannot take: it takes @Header, @Query, @Path and @Req values, services and the Request; read bodies and files in the handler',
+  TRELLIS_ERR_OVERRIDE_INVALID: 'Cannot override %{token}: %{reason}',
   TRELLIS_ERR_PARAM_TYPE:
     '%{handler}: parameter %{parameter} has type %{type}, which cannot be read from a %{location} (use number, string, boolean or an array)',
   TRELLIS_ERR_PARAM_CONSTRAINT: '%{handler}: %{location} parameter %{parameter} has an invalid %{option}: %{reason}',
