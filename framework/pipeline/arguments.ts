@@ -11,6 +11,8 @@ import { tooManyItems } from './body';
 import { assertPropertyNames } from './property-names';
 import { compileValidator, hasValidationRules, joinField } from './validate';
 import { fileExtractor } from '../uploads/file-param';
+import { isValueClass, valueClassOf } from './value-class';
+import { valueClassReader } from './value-class-reader';
 
 type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
 /** What a reader of the body calls back with: an error, or `null` and the argument (as the body reader does). */
@@ -51,6 +53,7 @@ export function compileArguments(route: RouteSignature): { read: ArgumentsReader
     if (param.kind === 'body') deferred.push([param.index, bodyExtractor(route, param, designType)]);
     else if (param.kind === 'file') deferred.push([param.index, calledBack(fileExtractor(route.label, param, route.params))]);
     else if (param.kind === 'request') extractors.push([param.index, (request) => request]);
+    else if (isValueClass(param)) extractors.push([param.index, valueClassReader(valueClassOf(route.label, param, designType))]);
     else if (param.kind === 'path' || param.kind === 'query' || param.kind === 'header') {
       extractors.push([param.index, valueExtractor(route, param, designType)]);
     }
