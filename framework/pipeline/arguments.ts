@@ -14,7 +14,8 @@ import { fileExtractor } from '../uploads/file-param';
 import { isValueClass, valueClassOf } from './value-class';
 import { valueClassReader } from './value-class-reader';
 
-type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
+/** Reads one argument that needs no body; pushes what fails its checks to `details`. */
+export type SyncExtractor = (request: Request, details: ValidationDetail[]) => unknown;
 /** What a reader of the body calls back with: an error, or `null` and the argument (as the body reader does). */
 type Done = JsonCallback;
 /** A reader of the body (JSON, files): it calls `done` once, from the events that bring the body. */
@@ -119,7 +120,8 @@ function orUnreadable(error: unknown): unknown {
   return error ?? new Error('The request body could not be read');
 }
 
-function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
+/** The reader of a path, query or header value (a request-scoped provider's constructor reads them too). */
+export function valueExtractor(route: RouteSignature, param: ParamDefinition, designType: unknown): SyncExtractor {
   const name = param.name!;
   const location = param.kind as 'path' | 'query' | 'header';
   if (location === 'path' && !route.pathParams.includes(name)) {
