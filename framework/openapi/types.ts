@@ -7,6 +7,8 @@ export interface ParameterObject {
   required: boolean;
   description?: string;
   schema: SchemaObject;
+  /** `true` on an array read from repeated keys (`?tag=a&tag=b`). */
+  explode?: boolean;
 }
 
 export interface MediaTypeObject {
