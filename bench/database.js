@@ -22,6 +22,7 @@ const path = require('node:path');
 const { pinning, pinSelf } = require('./lib/cpu');
 const { writeWrkScripts } = require('./lib/endpoints');
 const { installPeers } = require('./lib/install');
+const { runMain } = require('./lib/main');
 const { FULL } = require('./lib/options');
 const { assertWrk } = require('./lib/wrk');
 const { ADDED, runStarts, startContenders } = require('./lib/database/cold-start');
@@ -115,10 +116,4 @@ async function main() {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (error) => {
-    console.error(`bench: ${error.message}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -16,15 +16,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildSample } = require('./lib/built-sample');
 const { contenders: allContenders } = require('./lib/contenders');
-const { pinning, pinSelf } = require('./lib/cpu');
 const { ENDPOINTS, writeWrkScripts } = require('./lib/endpoints');
-const { installPeers } = require('./lib/install');
+const { prepareLoadRun, runMain } = require('./lib/main');
 const { runInterleaved } = require('./lib/interleaved');
 const { checkAll } = require('./lib/phases/check');
 const { runCreate } = require('./lib/phases/create');
 const { FULL } = require('./lib/options');
 const { pairTable } = require('./lib/report/pairs');
-const { assertWrk } = require('./lib/wrk');
 
 const PAIRS = [
   ['trellis', 'fastify'],
@@ -48,10 +46,7 @@ function parse(argv) {
 async function main() {
   const options = parse(process.argv.slice(2));
   const log = (line) => console.error(line);
-  assertWrk();
-  installPeers(log);
-  const pin = pinning();
-  pinSelf(pin);
+  const pin = prepareLoadRun(log);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trellis-vs-fastify-'));
   const context = {
     pin,
@@ -80,10 +75,4 @@ async function main() {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (error) => {
-    console.error(`bench: ${error.message}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

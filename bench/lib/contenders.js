@@ -5,7 +5,9 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const app = (file) => path.join('bench', 'apps', file);
+/** A contender's command: node with `args`. */
 const node = (...args) => () => [process.execPath, ...args];
+/** A contender's command: a TypeScript app in bench/apps (`file` relative to it) through register.js. */
 const ts = (file) => node('-r', './register.js', app(file));
 
 /** The installed version of a peer: bench's own node_modules (bench/package.json), else the repository's. */
@@ -40,6 +42,9 @@ function expressUnder(peer) {
  * @property {(port: number) => string[]} command argv of a server listening on 127.0.0.1:port
  * @property {Record<string, string>} [env]
  * @property {string} [readyPath] what answers 200 once it serves (default GET /tasks/1)
+ * @property {Record<string, string>} [readyHeaders] headers of that readiness request (a token, where it needs one)
+ * @property {Array<{ label: string, path: string, method?: string, headers?: Record<string, string>, body?: unknown, status: number[], check: (json: any) => boolean }>} [checks]
+ *   the requests the check before measuring sends it (default the four endpoints)
  * @property {string} [note] a behaviour of the contender that shows in its numbers
  */
 
@@ -117,4 +122,4 @@ function contenders(sampleDir, builtDir) {
 
 const ALL_IDS = ['raw', 'express', 'fastify', 'fastify-logged', 'fastify-headers', 'hono', 'routing-controllers', 'nest', 'trellis', 'trellis-sample', 'trellis-run', 'trellis-run-quiet', 'trellis-built', 'trellis-run-installed'];
 
-module.exports = { contenders, ALL_IDS, versionOf, expressUnder };
+module.exports = { contenders, ALL_IDS, versionOf, expressUnder, node, ts };

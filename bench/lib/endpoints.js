@@ -45,11 +45,17 @@ const ENDPOINTS = [
 
 const luaString = (text) => JSON.stringify(text); // a JSON string literal is a valid Lua string here (ASCII only)
 
-/** Writes one wrk script per endpoint into `dir`; returns `{ [endpointId]: file }`. */
-function writeWrkScripts(dir) {
+/**
+ * Writes one wrk script per endpoint (default the four) into `dir`, with the endpoint's `headers` if any; returns
+ * `{ [endpointId]: file }`.
+ * @param {string} dir
+ * @param {Array<{ id: string, method: string, path: string, body?: unknown, headers?: Record<string, string> }>} [endpoints]
+ */
+function writeWrkScripts(dir, endpoints = ENDPOINTS) {
   const files = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of endpoints) {
     const lines = [`wrk.method = ${luaString(endpoint.method)}`, `wrk.path = ${luaString(endpoint.path)}`];
+    for (const [name, value] of Object.entries(endpoint.headers ?? {})) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
     if (endpoint.body) {
       lines.push(`wrk.body = ${luaString(JSON.stringify(endpoint.body))}`, 'wrk.headers["Content-Type"] = "application/json"');
     }

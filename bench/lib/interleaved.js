@@ -6,9 +6,9 @@ const { rotate } = require('./stats');
 
 /**
  * Resolves to `{ [endpointId]: { [contenderId]: cell[] } }` (cells as `measureCell` gives them), logging each
- * cell through `log`.
+ * cell through `log`. An endpoint with `contenders` (ids) is measured on those alone.
  * @param {import('./contenders').Contender[]} contenders
- * @param {Array<{ id: string, label: string }>} endpoints
+ * @param {Array<{ id: string, label: string, contenders?: string[] }>} endpoints
  * @param {{ rounds: number, context: object, log: (line: string) => void }} options
  */
 async function runInterleaved(contenders, endpoints, { rounds, context, log }) {
@@ -16,7 +16,8 @@ async function runInterleaved(contenders, endpoints, { rounds, context, log }) {
   let shift = 0;
   for (let round = 0; round < rounds; round++) {
     for (const endpoint of endpoints) {
-      for (const c of rotate(contenders, shift++)) {
+      const serving = endpoint.contenders ? contenders.filter((c) => endpoint.contenders?.includes(c.id)) : contenders;
+      for (const c of rotate(serving, shift++)) {
         const cell = await measureCell(c, endpoint, context);
         ((cells[endpoint.id] ??= {})[c.id] ??= []).push(cell);
         log(`round ${round + 1} ${endpoint.label.padEnd(22)} ${c.id} ${Math.round(cell.rps)} req/s, ` +

@@ -23,8 +23,8 @@ function freePort() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Spawns `contender` (its `command(port)` argv) and resolves once `GET readyPath` answers 200, with the
- * time from spawn to that answer. Rejects with the process's last stderr lines if it exits or times out.
+ * Spawns `contender` (its `command(port)` argv) and resolves once `GET readyPath` (with the contender's
+ * `readyHeaders`) answers 200, with the time from spawn to that answer. Rejects with the process's last stderr lines if it exits or times out.
  */
 async function startServer(contender, pin, { readyPath = '/tasks/1', timeoutMs = 30_000, env = {} } = {}) {
   const port = await freePort();
@@ -49,7 +49,7 @@ async function startServer(contender, pin, { readyPath = '/tasks/1', timeoutMs =
       throw new Error(`${contender.id} did not answer GET ${readyPath} with 200 in ${timeoutMs / 1000} s:\n${stderr.trim()}`);
     }
     try {
-      const answer = await request(port, { path: readyPath }, 2000);
+      const answer = await request(port, { path: readyPath, headers: contender.readyHeaders }, 2000);
       if (answer.status === 200) break;
     } catch {
       // not listening yet

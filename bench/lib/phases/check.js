@@ -1,6 +1,6 @@
 'use strict';
-// Before measuring: every contender must answer the four requests correctly (status and body), so the
-// numbers compare servers doing the same work.
+// Before measuring: every contender must answer the four requests correctly (status and body), or the requests
+// its own `checks` list, so the numbers compare servers doing the same work.
 const { ENDPOINTS } = require('../endpoints');
 const { request } = require('../http-get');
 const { startServer } = require('../server');
@@ -9,13 +9,13 @@ const { startServer } = require('../server');
 async function checkContender(contender, pin) {
   let server;
   try {
-    server = await startServer(contender, pin);
+    server = await startServer(contender, pin, { readyPath: contender.readyPath });
   } catch (error) {
     return [String(error instanceof Error ? error.message : error).split('\n').slice(0, 6).join('\n')];
   }
   const problems = [];
   try {
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of contender.checks ?? ENDPOINTS) {
       const answer = await request(server.port, endpoint);
       const ok = endpoint.status.includes(answer.status) && answer.json !== undefined && endpoint.check(answer.json);
       if (!ok) problems.push(`${endpoint.label}: got ${answer.status} ${answer.text.slice(0, 200)}`);
