@@ -8,6 +8,8 @@ import { ExceptionHandlers } from './exception-handlers';
 import { TrellisError } from './framework-error';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
+import type { Token } from './injection/token';
+import { compileDependencies, dependencyParameters, type RouteDependencies } from './pipeline/dependency';
 import { Lifecycle, type Built } from './lifecycle/lifecycle';
 import type { Middleware, MiddlewareLike } from './middleware';
 import type { ExpressMiddleware } from './core/express-middleware';
@@ -70,8 +72,16 @@ export class AppCore {
 
   include(router: Controller | Class<Controller>, builtIn: boolean): RouteRecord[] {
     const records = this.routes.add(router, this.container, { builtIn, trailing: builtIn && this.trailing });
+    for (const record of records) {
+      for (const { parameter } of dependencyParameters(record)) this.container.addRoot(record.label, parameter);
+    }
     this.document.invalidate();
     return records;
+  }
+
+  override(token: Token, replacement: unknown): void {
+    this.container.override(token, replacement);
+    this.document.invalidate();
   }
 
   register(plugin: unknown): void {
@@ -126,10 +136,21 @@ export class AppCore {
     const middleware = this.allMiddleware();
     const { table, records: routes } = this.routes;
     const sourceTypes = this.document.types(routes);
-    const dispatcher = buildDispatcher({ table, routes, middleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction });
+    const dependencies = await this.dependencies(routes);
+    const dispatcher = buildDispatcher({ table, routes, middleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies });
     const given = [...routes.map((route) => route.instance), ...middleware].filter((item) => typeof item === 'object');
     const targets = [...this.plugins.targets, ...new Set([...this.container.built, ...given])];
     return { targets, serve: () => (this.serving.dispatcher = dispatcher) };
+  }
+
+  // The routes' `@Depends()` parameters, planned by the container (the singletons they take built now) and compiled.
+  async dependencies(routes: readonly RouteRecord[]): Promise<Map<RouteRecord, RouteDependencies>> {
+    const compiled = new Map<RouteRecord, RouteDependencies>();
+    for (const route of routes) {
+      const parameters = dependencyParameters(route);
+      if (parameters.length) compiled.set(route, compileDependencies(route, await this.container.plan(parameters.map((p) => p.parameter))));
+    }
+    return compiled;
   }
 
   bind(built: ReadonlyMap<Class, unknown>): void {

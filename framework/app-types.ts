@@ -5,6 +5,7 @@ export type { Logger } from './core/logger';
 export type { ExceptionHandler } from './exception-handlers';
 export type { Readiness } from './health/readiness';
 export type { Provider } from './injection/provider';
+export type { Token } from './injection/token';
 export type { AppState } from './lifecycle/state';
 export type { MiddlewareLike } from './middleware';
 export type { OpenAPIDocument } from './openapi/types';

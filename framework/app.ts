@@ -1,6 +1,6 @@
 import { AppCore, appInternals, exposeInternals, type AppInternals } from './app-core';
 import { appSettings, type AppOptions } from './app-options';
-import type { Class, Controller, ExceptionHandler, JsonLimits, Logger, MiddlewareLike, OpenAPIDocument, Plugin, Provider, Readiness, AppState, RouteInfo } from './app-types';
+import type { Class, Controller, ExceptionHandler, JsonLimits, Logger, MiddlewareLike, OpenAPIDocument, Plugin, Provider, Readiness, AppState, RouteInfo, Token } from './app-types';
 import type { RequestListener } from './core/listener';
 import * as builtin from './plugin/builtin';
 import { attachApp, listen, type ListenOptions, type Server } from './server';
@@ -78,6 +78,26 @@ export class BaseRouter {
   provide(...services: Array<Class | object | Provider>): this {
     this.#core.assertSettingUp('provide');
     this.#core.provide(services);
+    return this;
+  }
+
+  /**
+   * Replaces what `token` gives (a service, a request-scoped provider, a token's value) by `replacement`, as
+   * FastAPI's `dependency_overrides` and NestJS's `overrideProvider`: a value (handed out as is; one replacing a
+   * request-scoped provider is given to every request, and its `onRequestEnd` runs after each), or a provider
+   * object (`{ useClass, scope: 'request' }` makes a fresh one per request). Whoever asks for `token` gets it: routers,
+   * services, other providers, `@Depends()` parameters. Called before the app starts, in any order with `provide`
+   * (the override wins); after, `TRELLIS_ERR_APP_STARTED`. `TestClient`'s `overrides` option calls it.
+   *
+   * @example
+   * ```ts
+   * app.override(Mailer, { send: async () => {} });
+   * app.override(UnitOfWork, { provide: UnitOfWork, scope: 'request', useClass: InMemoryUnitOfWork });
+   * ```
+   */
+  override<T>(token: Token<T>, replacement: T | Provider<T>): this {
+    this.#core.assertSettingUp('override');
+    this.#core.override(token, replacement);
     return this;
   }
 

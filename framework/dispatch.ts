@@ -13,6 +13,8 @@ import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';
 import type { PendingArguments } from './pipeline/arguments';
+import type { RouteDependencies } from './pipeline/dependency';
+import { RequestScope } from './pipeline/request-scope';
 import type { RouteRecord } from './routing/collect';
 import type { RouteTable } from './routing/route-table';
 import type { TypeTable } from './source/types/table';
@@ -37,6 +39,8 @@ interface DispatchContext {
   sourceTypes?: TypeTable;
   /** Turns an Express-style function `(req, res, next)` into middleware: the Express edge's, given by the app. */
   adaptFunction?: (fn: ExpressMiddleware) => Middleware;
+  /** The `@Depends()` parameters of the routes that have some, compiled from the container's plans. */
+  dependencies?: ReadonlyMap<RouteRecord, RouteDependencies>;
 }
 
 /**
@@ -57,7 +61,10 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
     if (route.scopes && !appGuarded && !middleware.some(checksScopes)) {
       throw new TrellisError('TRELLIS_ERR_SCOPES_UNGUARDED', `${route.method} ${route.path}`, route.label, route.scopes.join(' '));
     }
-    pipelines.set(route, compose(middleware, endpoint(route, shaper.shapesOf(route), onError), onError));
+    const handle = handlerStep(route, shaper.shapesOf(route));
+    const dependencies = context.dependencies?.get(route);
+    const step = dependencies ? scopedEndpoint(route, handle, dependencies, onError, context.logger) : endpoint(route, handle, onError);
+    pipelines.set(route, compose(middleware, step, onError));
   }
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
@@ -85,17 +92,20 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   };
 }
 
+type OnError = (error: unknown, request: Request) => Response | Promise<Response>;
+/** Calls the handler with its arguments and settles its response; failures go to the `onError` given. */
+type HandlerStep = (args: unknown[], request: Request, onError: OnError) => Response | Promise<Response>;
+
 /**
- * A route's handler as a step of the pipeline: arguments, handler, response, settled. Written without `async`
- * so that what is ready (arguments of a GET, a handler's plain value, a response with nothing to prepare)
- * is returned as it is, written in the same turn of the event loop, instead of one microtask per `await`;
- * any failure, thrown or rejected, goes to `onError`.
+ * A route's handler with its response, settled. Written without `async` so that what is ready (a handler's plain
+ * value, a response with nothing to prepare) is returned as it is, written in the same turn of the event loop,
+ * instead of one microtask per `await`; any failure, thrown or rejected, goes to `onError`.
  */
-function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onError: (error: unknown, request: Request) => Response | Promise<Response>): Step {
-  const { instance: router, readArguments } = route;
+function handlerStep(route: RouteRecord, shapes: ResponseShapes | undefined): HandlerStep {
+  const { instance: router } = route;
   const handler = (router as unknown as Record<string | symbol, Function>)[route.handlerName];
   const status = route.options.status ?? 200;
-  const answer = (value: unknown, request: Request): Response | Promise<Response> => {
+  const answer = (value: unknown, request: Request, onError: OnError): Response | Promise<Response> => {
     try {
       const settled = settle(toResponse(value, status, shapes), request);
       return settled instanceof Response ? settled : Promise.resolve(settled).then(undefined, (error: unknown) => onError(error, request));
@@ -103,19 +113,27 @@ function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onErro
       return onError(error, request);
     }
   };
-  const call = (args: unknown[], request: Request): Response | Promise<Response> => {
+  return (args, request, onError) => {
     let value: unknown;
     try {
       value = handler.apply(router, args);
     } catch (error) {
       return onError(error, request);
     }
-    if (!isThenable(value)) return answer(value, request);
+    if (!isThenable(value)) return answer(value, request, onError);
     return Promise.resolve(value).then(
-      (resolved) => answer(resolved, request),
+      (resolved) => answer(resolved, request, onError),
       (error: unknown) => onError(error, request),
     );
   };
+}
+
+/**
+ * A route's handler as a step of the pipeline: arguments, handler, response, settled; synchronous when the
+ * arguments are (a GET's).
+ */
+function endpoint(route: RouteRecord, call: HandlerStep, onError: OnError): Step {
+  const { readArguments } = route;
   return (request) => {
     let args: unknown[] | PendingArguments;
     try {
@@ -123,10 +141,50 @@ function endpoint(route: RouteRecord, shapes: ResponseShapes | undefined, onErro
     } catch (error) {
       return onError(error, request);
     }
-    if (typeof args !== 'function') return call(args, request);
+    if (typeof args !== 'function') return call(args, request, onError);
     // One promise for the body, the handler and its response (`call` and `onError` never throw).
     const pending = args;
-    return new Promise((resolve) => pending((error, read) => resolve(error === null ? call(read!, request) : onError(error, request))));
+    return new Promise((resolve) => pending((error, read) => resolve(error === null ? call(read!, request, onError) : onError(error, request))));
+  };
+}
+
+/**
+ * The step of a route with `@Depends()` parameters: its arguments, then its dependencies made for this request
+ * (after the body: a 422 or a 413 makes none), the handler, then the teardowns once the response is ready and
+ * before it is written. Synchronous while every part is.
+ */
+function scopedEndpoint(route: RouteRecord, call: HandlerStep, dependencies: RouteDependencies, onError: OnError, logger: Logger): Step {
+  const { readArguments } = route;
+  const withDependencies = (args: unknown[], request: Request, scope: RequestScope): Response | Promise<Response> => {
+    let filled: void | Promise<void>;
+    try {
+      filled = dependencies.fill(scope, request);
+    } catch (error) {
+      return scope.fail(error, request);
+    }
+    if (filled === undefined) {
+      dependencies.place(scope, args);
+      return call(args, request, scope.fail);
+    }
+    return filled.then(
+      () => {
+        dependencies.place(scope, args);
+        return call(args, request, scope.fail);
+      },
+      (error: unknown) => scope.fail(error, request),
+    );
+  };
+  return (request) => {
+    const scope = new RequestScope(dependencies.size, request, onError, logger);
+    let args: unknown[] | PendingArguments;
+    try {
+      args = readArguments(request);
+    } catch (error) {
+      return scope.finish(scope.fail(error, request));
+    }
+    if (typeof args !== 'function') return scope.finish(withDependencies(args, request, scope));
+    const pending = args;
+    return scope.finish(new Promise((resolve) => pending((error, read) => resolve(error === null ? withDependencies(read!, request, scope) : scope.fail(error, request)))));
   };
 }
 

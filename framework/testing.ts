@@ -2,6 +2,17 @@ import { inject } from 'light-my-request';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { BaseRouter } from './app';
 import type { RequestListener } from './core/listener';
+import { TrellisError } from './framework-error';
+import type { Token } from './injection/token';
+
+/** Options of a {@link TestClient}. */
+export interface TestClientOptions {
+  /**
+   * `[token, replacement]` pairs given to `app.override` before the client reads the app's handler: fakes for
+   * services, request-scoped providers and their dependencies (see `BaseRouter.override`).
+   */
+  overrides?: ReadonlyArray<readonly [Token, unknown]>;
+}
 
 export interface RequestOptions {
   /** Sent as a JSON body with `content-type: application/json`. */
@@ -44,13 +55,19 @@ export class TestResponse {
  * assert.equal(res.status, 201);
  * assert.equal(res.json().title, 'Write docs');
  * await client.close();                      // shutdown hooks (after(() => client.close()) in node:test)
+ *
+ * const faked = new TestClient(app, { overrides: [[Mailer, fakeMailer], [UnitOfWork, fakeUow]] });
  * ```
  */
 export class TestClient {
   readonly #listener: RequestListener;
   readonly #app: BaseRouter | undefined;
 
-  constructor(app: BaseRouter | RequestListener) {
+  constructor(app: BaseRouter | RequestListener, options: TestClientOptions = {}) {
+    for (const [token, replacement] of options.overrides ?? []) {
+      if (typeof app === 'function') throw new TrellisError('TRELLIS_ERR_OVERRIDE_INVALID', String((token as { name?: string })?.name ?? token), 'TestClient overrides need the app, not its request listener');
+      app.override(token, replacement);
+    }
     this.#listener = typeof app === 'function' ? app : app.handler;
     this.#app = typeof app === 'function' ? undefined : app;
   }

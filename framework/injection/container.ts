@@ -1,8 +1,12 @@
 import { TrellisError } from '../framework-error';
 import { startupFailure } from '../lifecycle/hooks';
 import type { Class } from '../core/types';
+import { Request } from '../request';
+import type { DependencyPlan, PlanStep } from './dependency-plan';
 import { constructorParameters, type ConstructorParameter } from './parameters';
 import { isProvider, type Provider } from './provider';
+import { requestValueLabel, requestValuesOf, type RequestValue } from './request-values';
+import { declaredScope, type Scope } from './scope';
 import { tokenName, type Token } from './token';
 import { uninjectable } from './uninjectable';
 
@@ -16,7 +20,18 @@ interface Entry {
   hasValue: boolean;
   factory?: (...args: unknown[]) => unknown;
   inject?: Token[];
+  /** As provided (`scope: 'request'`); else the class's `@Injectable({ scope })`, or the overridden provider's. */
+  scope?: Scope;
+  /** Stands for the request itself. */
+  request?: true;
+  /** A value a constructor reads from the request. */
+  read?: RequestValue;
+  /** Given by `override`: without a scope of its own, it keeps the overridden provider's. */
+  override?: true;
 }
+
+// What a constructor parameter typed `Request` (or a factory injecting `Request`) receives: the request being served.
+const REQUEST: Entry = { token: Request, label: 'Request', request: true, hasValue: false };
 
 /** What a consumer or a factory needs, resolved: an entry per parameter. */
 type Needs = Array<{ parameter: ConstructorParameter; entry: Entry }>;
@@ -32,6 +47,12 @@ export const HOOKS = ['onStartup', 'onShutdown', 'healthCheck'] as const;
  */
 export class Container {
   readonly #entries = new Map<Token, Entry>();
+  /** `override(token, value)`'s, consulted before `#entries`. */
+  readonly #overrides = new Map<Token, Entry>();
+  /** The routes' `@Depends()` parameters: checked with the consumers, made per request. */
+  readonly #roots: Array<{ label: string; parameter: ConstructorParameter }> = [];
+  /** The request values of each class's constructor, as entries, by position. */
+  readonly #reads = new Map<Function, Map<number, Entry>>();
   readonly #built = new Map<Entry | Class, unknown>();
   /** Everything built or handed out, dependencies before their consumers: the order startup hooks run in. */
   readonly #order: unknown[] = [];
@@ -47,6 +68,44 @@ export class Container {
   #add(entry: Entry): Entry {
     this.#entries.set(entry.token, entry);
     return entry;
+  }
+
+  /**
+   * Gives `token` another value (or a provider object) from now on, whoever provided it and whenever: the
+   * replacement keeps the provider's scope unless it names its own.
+   */
+  override(token: Token, replacement: unknown): void {
+    if (token === undefined || token === null) throw new TrellisError('TRELLIS_ERR_OVERRIDE_INVALID', String(token), 'give the class or token the provider was registered under');
+    const entry: Entry = isProvider(replacement)
+      ? { ...entryOf({ ...replacement, provide: token } as Provider), override: true }
+      : { token, label: tokenName(token), value: replacement, hasValue: true, override: true };
+    this.#overrides.set(token, entry);
+  }
+
+  /** Records a route's `@Depends()` parameter (`label` names the handler): checked with the consumers. */
+  addRoot(label: string, parameter: ConstructorParameter): void {
+    this.#roots.push({ label, parameter });
+  }
+
+  #get(token: Token): Entry | undefined {
+    return this.#overrides.get(token) ?? this.#entries.get(token);
+  }
+
+  /** Every provider as it stands, overrides in place of what they replace. */
+  #effective(): Entry[] {
+    const entries = [...this.#entries.values()].map((entry) => this.#overrides.get(entry.token) ?? entry);
+    for (const entry of this.#overrides.values()) if (!this.#entries.has(entry.token)) entries.push(entry);
+    return entries;
+  }
+
+  /** How long what `node` gives lives; a class built as a consumer (a router, a middleware) is a singleton. */
+  scopeOf(node: Entry | Class): Scope {
+    if (typeof node === 'function') return 'singleton';
+    if (node.request || node.read) return 'request';
+    if (node.scope) return node.scope;
+    const replaced = node.override ? this.#entries.get(node.token) : undefined;
+    if (replaced) return this.scopeOf(replaced);
+    return (node.cls && declaredScope(node.cls)) || 'singleton';
   }
 
   /**
@@ -66,10 +125,26 @@ export class Container {
       if (done.has(node)) return;
       done.add(node);
       const needs = this.#needs(node, problems);
-      for (const { entry } of needs ?? []) visit(entry, [...path, label]);
+      const singleton = this.scopeOf(node) === 'singleton';
+      for (const { entry } of needs ?? []) {
+        if (singleton && this.scopeOf(entry) === 'request') problems.push(widening(label, entry.label, [...path, label, entry.label]));
+        else visit(entry, [...path, label]);
+      }
     };
     for (const consumer of consumers) visit(consumer, []);
     for (const entry of this.#hooked()) visit(entry, []);
+    for (const { label, parameter } of this.#roots) {
+      const entry = this.#lookup(parameter);
+      if (entry) visit(entry, [label]);
+      else problems.push(unresolved(label, parameter));
+    }
+    // A provided singleton nothing uses yet still may not take a request-scoped provider.
+    for (const entry of this.#effective()) {
+      if (done.has(entry) || this.scopeOf(entry) !== 'singleton') continue;
+      for (const need of this.#needs(entry, []) ?? []) {
+        if (this.scopeOf(need.entry) === 'request') problems.push(widening(entry.label, need.entry.label, [entry.label, need.entry.label]));
+      }
+    }
     return problems;
   }
 
@@ -93,6 +168,48 @@ export class Container {
   /** What was built or handed out, dependencies before their consumers. */
   get built(): readonly unknown[] {
     return this.#order;
+  }
+
+  /**
+   * How to give a route's `@Depends()` parameters per request: the request-scoped providers they need, in the
+   * order to make them, and the singletons those take, built now (awaiting async factories). Run {@link check} first.
+   */
+  async plan(parameters: readonly ConstructorParameter[]): Promise<DependencyPlan> {
+    const steps: PlanStep[] = [];
+    const made = new Map<Entry, number>();
+    const add = async (entry: Entry): Promise<number> => {
+      const known = made.get(entry);
+      if (known !== undefined) return known;
+      let step: PlanStep;
+      if (entry.request) step = { kind: 'request' };
+      else if (entry.read) step = { kind: 'read', read: entry.read };
+      else if (this.scopeOf(entry) === 'singleton') step = { kind: 'value', value: await this.#resolve(entry) };
+      else if (entry.hasValue) step = { kind: 'given', value: entry.value };
+      else {
+        const args: number[] = [];
+        for (const need of this.#needs(entry, [])!) args.push(await add(need.entry));
+        step = { kind: 'make', label: entry.label, make: maker(entry), args };
+      }
+      made.set(entry, steps.push(step) - 1);
+      return steps.length - 1;
+    };
+    const roots: number[] = [];
+    for (const parameter of parameters) roots.push(await add(this.#lookup(parameter)!));
+    return { steps, roots };
+  }
+
+  /** The request values (`@Header`, `@Query`...) the providers behind `parameters` read, for the route's documentation. */
+  requestValues(parameters: readonly ConstructorParameter[]): RequestValue[] {
+    const found: RequestValue[] = [];
+    const seen = new Set<Entry>();
+    const walk = (entry: Entry | undefined) => {
+      if (!entry || seen.has(entry) || this.scopeOf(entry) !== 'request') return;
+      seen.add(entry);
+      if (entry.read) found.push(entry.read);
+      for (const need of this.#needs(entry, []) ?? []) walk(need.entry);
+    };
+    for (const parameter of parameters) walk(this.#lookup(parameter));
+    return found;
   }
 
   /** Whether building `consumers` would build or hand out something with lifecycle hooks, or run a factory. */
@@ -132,7 +249,7 @@ export class Container {
   /** What `node` needs, parameter by parameter; undefined (and a problem) when that cannot be told. */
   #needs(node: Entry | Class, problems: TrellisError[]): Needs | undefined {
     const entry = typeof node === 'function' ? undefined : node;
-    if (entry?.hasValue) return [];
+    if (entry?.hasValue || entry?.request || entry?.read) return [];
     if (entry?.factory) {
       const parameters = (entry.inject ?? []).map((token, index) => ({ position: index + 1, name: tokenName(token), token, explicit: true }));
       return this.#resolveAll(entry.label, parameters, problems);
@@ -143,13 +260,33 @@ export class Container {
       problems.push(new TrellisError('TRELLIS_ERR_NO_PARAMTYPES', cls.name, cls.length));
       return undefined;
     }
-    return this.#resolveAll(cls.name, parameters, problems);
+    return this.#resolveAll(cls.name, parameters, problems, this.#readsOf(cls, problems));
   }
 
-  #resolveAll(consumer: string, parameters: ConstructorParameter[], problems: TrellisError[]): Needs | undefined {
+  // The entries of the values `cls`'s constructor reads from the request, made once per class.
+  #readsOf(cls: Class, problems: TrellisError[]): ReadonlyMap<number, Entry> | undefined {
+    let reads = this.#reads.get(cls);
+    if (!reads) {
+      reads = new Map();
+      for (const [index, read] of requestValuesOf(cls) ?? []) {
+        const label = requestValueLabel(read);
+        reads.set(index, { token: Symbol(label), label, read, hasValue: false });
+      }
+      this.#reads.set(cls, reads);
+    }
+    for (const [index, entry] of reads) {
+      const { param } = entry.read!;
+      if (param.kind === 'body' || param.kind === 'file' || param.kind === 'dependency' || (param.kind !== 'request' && param.name === undefined)) {
+        problems.push(new TrellisError('TRELLIS_ERR_DEPENDENCY_PARAM', cls.name, index + 1, entry.label));
+      }
+    }
+    return reads;
+  }
+
+  #resolveAll(consumer: string, parameters: ConstructorParameter[], problems: TrellisError[], reads?: ReadonlyMap<number, Entry>): Needs | undefined {
     const needs: Needs = [];
     for (const parameter of parameters) {
-      const entry = this.#lookup(parameter);
+      const entry = reads?.get(parameter.position - 1) ?? this.#lookup(parameter);
       if (entry) needs.push({ parameter, entry });
       else problems.push(unresolved(consumer, parameter));
     }
@@ -158,19 +295,22 @@ export class Container {
 
   #lookup({ token, explicit }: ConstructorParameter): Entry | undefined {
     if (token === undefined) return undefined;
-    const exact = this.#entries.get(token);
+    const exact = this.#get(token);
     if (exact) return exact;
+    if (token === Request) return REQUEST;
     if (explicit || typeof token !== 'function' || uninjectable(token)) return undefined;
     // A parameter declared as a base class takes a provided subclass (or an instance of one).
-    for (const entry of this.#entries.values()) {
+    for (const entry of this.#effective()) {
       if (typeof entry.token === 'function' && entry.token.prototype instanceof token) return entry;
     }
+    // A request-scoped class needs no app.provide: it is made per request anyway.
+    if (declaredScope(token) === 'request') return this.#add({ token, label: token.name, cls: token as Class, hasValue: false });
     const auto = this.autoProvide?.(token as Class);
     return auto ? this.#add(entryOf(auto)) : undefined;
   }
 
   #hooked(): Entry[] {
-    return [...this.#entries.values()].filter((entry) => hasHooks(entry.cls?.prototype ?? entry.value));
+    return this.#effective().filter((entry) => this.scopeOf(entry) === 'singleton' && hasHooks(entry.cls?.prototype ?? entry.value));
   }
 }
 
@@ -189,13 +329,29 @@ function entryOf(provider: Provider): Entry {
   if (ways.length !== 1) {
     throw new TrellisError('TRELLIS_ERR_INVALID_PROVIDER', name, `give exactly one of useValue, useClass and useFactory (got ${ways.join(', ') || 'none'})`);
   }
-  if ('useValue' in provider) return { token: provide, label: name, value: provider.useValue, hasValue: true };
+  const scope = (provider as { scope?: unknown }).scope;
+  if (scope !== undefined && scope !== 'singleton' && scope !== 'request') {
+    throw new TrellisError('TRELLIS_ERR_INVALID_PROVIDER', name, `scope is 'singleton' or 'request' (got ${JSON.stringify(scope)})`);
+  }
+  const scoped = scope === undefined ? {} : { scope: scope as Scope };
+  if ('useValue' in provider) return { token: provide, label: name, value: provider.useValue, hasValue: true, ...scoped };
   if ('useClass' in provider) {
     if (typeof provider.useClass !== 'function') throw new TrellisError('TRELLIS_ERR_INVALID_PROVIDER', name, 'useClass is a class');
-    return { token: provide, label: provider.useClass.name, cls: provider.useClass, hasValue: false };
+    return { token: provide, label: provider.useClass.name, cls: provider.useClass, hasValue: false, ...scoped };
   }
   if (typeof provider.useFactory !== 'function') throw new TrellisError('TRELLIS_ERR_INVALID_PROVIDER', name, 'useFactory is a function');
-  return { token: provide, label: `factory of ${name}`, factory: provider.useFactory as Entry['factory'], inject: provider.inject ?? [], hasValue: false };
+  return { token: provide, label: `factory of ${name}`, factory: provider.useFactory as Entry['factory'], inject: provider.inject ?? [], hasValue: false, ...scoped };
+}
+
+// How a request-scoped entry is made from its arguments: its class built, or its factory called.
+function maker(entry: Entry): (args: unknown[]) => unknown {
+  const { factory, cls } = entry;
+  if (factory) return (args) => factory(...args);
+  return (args) => new cls!(...args);
+}
+
+function widening(consumer: string, dependency: string, path: string[]): TrellisError {
+  return new TrellisError('TRELLIS_ERR_SCOPE_WIDENING', consumer, dependency, path.join(' -> '), dependency, consumer);
 }
 
 function unresolved(consumer: string, { position, name, token, explicit }: ConstructorParameter): TrellisError {

@@ -1,4 +1,5 @@
 import type { Class } from '../core/types';
+import type { Scope } from './scope';
 import type { InjectionToken, Token } from './token';
 
 /**
@@ -11,6 +12,7 @@ import type { InjectionToken, Token } from './token';
  *   { provide: CLOCK, useValue: systemClock },
  *   { provide: Mailer, useClass: ConsoleMailer },
  *   { provide: DB_POOL, useFactory: async (config: Config) => connect(config.string('db.url')), inject: [Config] },
+ *   { provide: TENANT, scope: 'request', useFactory: (request: Request) => request.headers['x-tenant'], inject: [Request] },
  * );
  * ```
  */
@@ -24,13 +26,17 @@ export interface ValueProvider<T = unknown> {
 export interface ClassProvider<T = unknown> {
   provide: Token<T>;
   useClass: Class<T>;
+  /** `'request'`: one instance per request (see `@Injectable({ scope })`); by default the class's own scope. */
+  scope?: Scope;
 }
 
 export interface FactoryProvider<T = unknown> {
   provide: Token<T>;
   useFactory: (...dependencies: any[]) => T | Promise<T>;
-  /** What the factory receives, in order. */
+  /** What the factory receives, in order (`Request` gives a request-scoped factory the request). */
   inject?: Token[];
+  /** `'request'`: the factory runs once per request that needs its value; `'singleton'` (once, at startup) by default. */
+  scope?: Scope;
 }
 
 /** Whether `value` is a provider object (a plain object with `provide`) rather than a service instance. */
