@@ -26,6 +26,8 @@ export type { CallNext } from './middleware';
 export { Request } from './request';
 export type { RequestState, User } from './request';
 export { Injectable } from './decorators/injectable';
+export type { InjectableOptions, Scope } from './injection/scope';
+export type { RequestOutcome, OnRequestEnd } from './injection/outcome';
 export { Inject } from './injection/inject';
 export { InjectionToken } from './injection/token';
 export { Response, JSONResponse, HTMLResponse, RedirectResponse } from './response';
