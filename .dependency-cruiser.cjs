@@ -121,6 +121,7 @@ const LAYERS = [
       '^framework/docs/',
       '^framework/health/',
       '^framework/database/',
+      '^framework/auth/',
       '^framework/metrics/',
       '^framework/static/',
       '^framework/templates/',

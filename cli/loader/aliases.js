@@ -20,6 +20,7 @@ function sharedAliases(code) {
     ['trellis/security', `${code}/framework/security`],
     ['trellis/plugins', `${code}/framework/plugins`],
     ['trellis/database', `${code}/framework/database`],
+    ['trellis/auth', `${code}/framework/auth`],
     ['trellis/runtime', `${code}/runtime/index`],
     ['trellis/internal', `${code}/runtime/internal`],
     ['trellis/package.json', './package.json'],

@@ -19,8 +19,7 @@ import { metadataOf, type metadataChain } from '../metadata';
  */
 export function Scopes(...scopes: string[]): ClassDecorator & MethodDecorator {
   for (const scope of scopes) {
-    // RFC 6749 §3.3: a scope is printable ASCII without space, `"` or `\`; anything else could not be sent back in a challenge.
-    if (typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) {
+    if (!isScopeName(scope)) {
       throw new TrellisError('TRELLIS_ERR_SCOPE_NAME', JSON.stringify(scope) ?? String(scope));
     }
   }
@@ -32,6 +31,14 @@ export function Scopes(...scopes: string[]): ClassDecorator & MethodDecorator {
     const routes = metadataOf(target.constructor).routeScopes;
     routes.set(handler, [...scopes, ...(routes.get(handler) ?? [])]);
   }) as ClassDecorator & MethodDecorator;
+}
+
+/**
+ * Whether `scope` is a scope name RFC 6749 §3.3 allows: printable ASCII without space, `"` or `\`, so it can be
+ * sent back in a challenge's `scope="..."` as it is.
+ */
+export function isScopeName(scope: unknown): scope is string {
+  return typeof scope === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope);
 }
 
 /**

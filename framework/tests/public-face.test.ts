@@ -17,10 +17,10 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     values: [
       'BaseRouter', 'Config', 'Delete', 'EventSourceResponse', 'FileResponse', 'Form', 'Get', 'HTMLResponse', 'HTTPException',
       'Head', 'Inject', 'Injectable', 'InjectionToken', 'JSONResponse', 'Middleware', 'Options', 'Patch', 'Post', 'Put',
-      'RedirectResponse', 'Request', 'Response', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
+      'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
       'listen', 'router', 'serverUrl',
     ],
-    types: ['CallNext', 'RequestState'],
+    types: ['CallNext', 'RequestState', 'User'],
   },
   'trellis/plugins': {
     file: 'framework/plugins.ts',
@@ -33,6 +33,12 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     // The only entry that loads kysely, pg and PGlite.
     values: ['database', 'migrateToLatest', 'pendingMigrations', 'testDatabase'],
     types: ['DatabaseOptions', 'TestDatabaseOptions'],
+  },
+  'trellis/auth': {
+    file: 'framework/auth.ts',
+    // The only entry that loads jose.
+    values: ['Scopes', 'apiKeyAuth', 'grantedScopes', 'jwtAuth', 'signToken'],
+    types: ['ApiKeyAuthOptions', 'ApiKeyLookup', 'JwtAuthOptions', 'SignTokenOptions', 'User'],
   },
   'trellis/param': {
     file: 'framework/param.ts',
@@ -101,7 +107,7 @@ describe('the public face: what each entry exports', () => {
     });
   }
 
-  for (const entry of ['trellis', 'trellis/runtime', 'trellis/database']) {
+  for (const entry of ['trellis', 'trellis/runtime', 'trellis/database', 'trellis/auth']) {
     it(`every export of ${entry} is documented with JSDoc holding an @example, where it is declared`, () => {
       const undocumented = exportsOf(PUBLIC[entry].file)
         .filter((symbol) => {

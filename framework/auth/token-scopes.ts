@@ -1,0 +1,41 @@
+import type { JWTPayload } from 'jose';
+
+/**
+ * Whether a token's claims grant every scope of `guard` (the guard's own) and `route` (the route's `@Scopes`):
+ * the scopes are `scope` (space-separated, RFC 8693) or `scp` (a list, or one string, as Azure AD and Okta send).
+ * Read once per token, only when a scope is needed.
+ *
+ * @example
+ * ```ts
+ * grants({ scope: 'tasks:read tasks:write' }, [], ['tasks:write']); // true
+ * grants({ scp: ['tasks:read'] }, [], ['tasks:write']);             // false
+ * ```
+ */
+export function grants(payload: JWTPayload, guard: readonly string[], route: readonly string[] | undefined): boolean {
+  const granted = grantedScopes(payload);
+  for (const scope of guard) if (!granted.includes(scope)) return false;
+  if (route) for (const scope of route) if (!granted.includes(scope)) return false;
+  return true;
+}
+
+/**
+ * The scopes a token's claims grant: `scope` split on spaces, else `scp` (a list, or one string); none when it
+ * has neither. What `jwtAuth` checks `@Scopes` against; handlers may read `request.user` with it.
+ *
+ * @example
+ * ```ts
+ * grantedScopes(request.user ?? {}); // ['tasks:read', 'tasks:write']
+ * ```
+ */
+export function grantedScopes(payload: JWTPayload): readonly string[] {
+  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  if (typeof scope === 'string') return scope.split(' ');
+  if (Array.isArray(scp)) return scp.filter((item): item is string => typeof item === 'string');
+  if (typeof scp === 'string') return scp.split(' ');
+  return [];
+}
+
+/** The scopes a refused request needed: the guard's then the route's, each once (the challenge's `scope`). */
+export function neededScopes(guard: readonly string[], route: readonly string[] | undefined): readonly string[] {
+  return route ? [...new Set([...guard, ...route])] : guard;
+}
