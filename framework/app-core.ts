@@ -9,6 +9,7 @@ import { TrellisError } from './framework-error';
 import { Container } from './injection/container';
 import type { Provider } from './injection/provider';
 import type { Token } from './injection/token';
+import { recordRouteValues } from './injection/route-values';
 import { compileDependencies, dependencyParameters, type RouteDependencies } from './pipeline/dependency';
 import { Lifecycle, type Built } from './lifecycle/lifecycle';
 import type { Middleware, MiddlewareLike } from './middleware';
@@ -163,6 +164,11 @@ export class AppCore {
     const { title, version, description } = this.settings;
     const info = { title, version, description, middleware: this.allMiddleware() };
     const routes = this.routes.records;
+    // The headers and query values the routes' dependencies read, as the container resolves them now.
+    for (const route of routes) {
+      const parameters = dependencyParameters(route);
+      if (parameters.length) recordRouteValues(route, this.container.requestValues(parameters.map((p) => p.parameter)));
+    }
     return this.document.get(info, routes, (name) => this.exceptions.answeredStatus(name), (document) => this.plugins.contribute(document));
   }
 }

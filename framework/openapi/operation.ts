@@ -3,6 +3,7 @@ import type { MethodTypes } from '../source/types/table';
 import type { HandlerDoc } from './doc-comments';
 import type { ExceptionStatus } from './error-statuses';
 import { parametersOf } from './parameters';
+import { dependencyParametersOf } from './dependency-parameters';
 import { requestBodyOf } from './request-body';
 import { responsesOf } from './responses';
 import type { SchemaRegistry } from './schemas';
@@ -29,9 +30,11 @@ export function operationOf(route: RouteInfo, operationId: string, tag: string, 
   const { options } = route;
   const description = options.description ?? doc?.description;
   const deprecated = options.deprecated ?? doc?.deprecated;
-  const parameters = parametersOf(route, doc);
+  const own = parametersOf(route, doc);
+  const fromDependencies = dependencyParametersOf(route, own);
+  const parameters = [...own, ...fromDependencies];
   const requestBody = requestBodyOf(route, registry);
-  const takesInput = route.params.some((p) => INPUT_KINDS.has(p.kind));
+  const takesInput = route.params.some((p) => INPUT_KINDS.has(p.kind)) || fromDependencies.length > 0;
   return {
     operationId,
     summary: options.summary ?? doc?.summary ?? words(String(route.handlerName)),

@@ -41,7 +41,7 @@ function scopedApp(calls: Calls) {
     @Post('/', { status: 201 }) create(@Depends() uow: UnitOfWork) { return { serial: uow.serial }; }
     @Get('/plain') plain() { return { plain: true }; }
   }
-  const app = new BaseRouter({ logger, docs: false }).provide(Clock).includeRouter(ScopedRouter);
+  const app = new BaseRouter({ logger, docs: false, sourceTypes: false }).provide(Clock).includeRouter(ScopedRouter);
   return { app, lines, UnitOfWork };
 }
 
@@ -80,5 +80,59 @@ describe('request-scoped dependencies', () => {
     const res = await client.get('/scoped/plain');
     assert.deepEqual(res.json(), { plain: true });
     assert.deepEqual(calls, []);
+  });
+
+  it('makes a request-scoped factory per request with the request and singletons it injects', async () => {
+    const TENANT = new InjectionToken<string>('Tenant');
+    const PREFIX = new InjectionToken<string>('Prefix');
+    let runs = 0;
+    @Injectable()
+    class TenantRouter extends router('/tenant') {
+      @Get() one(@Depends(TENANT) tenant: string, @Depends(PREFIX) prefix: string) { return { tenant, prefix }; }
+    }
+    const app = new BaseRouter({ docs: false, sourceTypes: false })
+      .provide(
+        { provide: PREFIX, useValue: 't-' },
+        { provide: TENANT, scope: 'request', inject: [Request, PREFIX], useFactory: async (request: Request, prefix: string) => `${prefix}${request.headers['x-tenant']}#${++runs}` },
+      )
+      .includeRouter(TenantRouter);
+    const client = new TestClient(app);
+    assert.deepEqual((await client.get('/tenant', { headers: { 'x-tenant': 'a' } })).json(), { tenant: 't-a#1', prefix: 't-' });
+    assert.deepEqual((await client.get('/tenant', { headers: { 'x-tenant': 'b' } })).json(), { tenant: 't-b#2', prefix: 't-' });
+  });
+
+  it('answers a 422 in the usual envelope for a value a dependency reads, before making anything', async () => {
+    const made: string[] = [];
+    @Injectable({ scope: 'request' })
+    class Paging {
+      constructor(@Query('page', { type: 'integer', minimum: 1 }) readonly page: number, @Header('X-Tenant') readonly tenant: string) { made.push('Paging'); }
+    }
+    @Injectable({ scope: 'request' })
+    class Listing {
+      constructor(readonly paging: Paging) { made.push('Listing'); }
+    }
+    @Injectable()
+    class ListRouter extends router('/list') {
+      @Get() list(@Depends() listing: Listing) { return { page: listing.paging.page, tenant: listing.paging.tenant }; }
+    }
+    const app = new BaseRouter({ docs: false, sourceTypes: false }).includeRouter(ListRouter);
+    const client = new TestClient(app);
+    const refused = await client.get('/list', { query: { page: '0' } });
+    assert.equal(refused.status, 422);
+    assert.deepEqual(refused.json().details, [
+      { location: 'query', field: 'page', message: 'Input should be greater than or equal to 1' },
+      { location: 'header', field: 'x-tenant', message: 'Field required' },
+    ]);
+    assert.deepEqual(made, []);
+    const ok = await client.get('/list', { query: { page: '3' }, headers: { 'x-tenant': 'acme' } });
+    assert.deepEqual(ok.json(), { page: 3, tenant: 'acme' });
+
+    // The OpenAPI document lists what the dependency reads, through the provider that takes it, and the 422.
+    const operation = app.openapi().paths['/list'].get as { parameters: unknown[]; responses: Record<string, unknown> };
+    assert.deepEqual(operation.parameters, [
+      { name: 'page', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+      { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } },
+    ]);
+    assert.ok(operation.responses['422']);
   });
 });
