@@ -49,7 +49,7 @@ export function buildOpenAPI(
     const tag = tagName(route.router.name);
     const types = methodTypes(sourceTypes, route);
     const sources = { registry, doc: comments.handler(route), types, exceptionStatus };
-    const requirements = security.requirementsOf([...(info.middleware ?? []), ...route.middleware]);
+    const requirements = security.requirementsOf([...(info.middleware ?? []), ...route.middleware], route.scopes);
     const operation = secured(operationOf(route, uniqueId(route, operationIds), tag, sources), requirements, registry);
     for (const name of operation.tags) if (!tags.has(name)) tags.set(name, name === tag ? comments.router(route) : undefined);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

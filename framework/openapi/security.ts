@@ -1,6 +1,7 @@
 import { TrellisError } from '../framework-error';
 import type { MiddlewareLike } from '../middleware';
 import type { SecurityDeclaration, SecurityScheme } from '../security';
+import { CHECKS_SCOPES } from '../symbols';
 import { HTTP_ERROR } from './responses';
 import type { SchemaRegistry } from './schemas';
 import type { OperationObject, ResponseObject, SecurityRequirementObject, SecuritySchemeObject } from './types';
@@ -16,16 +17,19 @@ export class SecuritySchemes {
   /**
    * The requirements of a route behind `middleware` (app-wide first, then its own), or `undefined` when none
    * declares a scheme. Each guard must pass (one requirement object names them all); a guard declaring several
-   * schemes takes any one of them (one requirement object per choice).
+   * schemes takes any one of them (one requirement object per choice). A scope-aware guard's schemes list the
+   * scopes it checks there (its own, then the route's `@Scopes`, as OpenAPI 3.1 allows on any scheme); other
+   * schemes list none.
    */
-  requirementsOf(middleware: readonly MiddlewareLike[]): SecurityRequirementObject[] | undefined {
+  requirementsOf(middleware: readonly MiddlewareLike[], routeScopes?: readonly string[]): SecurityRequirementObject[] | undefined {
     let requirements: SecurityRequirementObject[] | undefined;
     for (const like of middleware) {
       const choices = [securityOf(like) ?? []].flat();
       if (!choices.length) continue;
       for (const scheme of choices) this.#register(scheme);
       const names = choices.map((scheme) => scheme.schemeName);
-      requirements = (requirements ?? [{}]).flatMap((requirement) => names.map((name) => ({ ...requirement, [name]: [] })));
+      const scopes = scopesChecked(like, routeScopes);
+      requirements = (requirements ?? [{}]).flatMap((requirement) => names.map((name) => ({ ...requirement, [name]: [...new Set([...(requirement[name] ?? []), ...scopes])] })));
     }
     return requirements;
   }
@@ -51,7 +55,23 @@ export function secured(operation: OperationObject, requirements: SecurityRequir
   if (!requirements) return operation;
   const responses = { ...operation.responses };
   responses['401'] ??= unauthorized(registry);
+  if (requirements.some((requirement) => Object.values(requirement).some((scopes) => scopes.length))) responses['403'] ??= forbidden(registry);
   return { ...operation, security: requirements, responses };
+}
+
+/** The scopes a guard checks on a route: none unless it is scope-aware (`jwtAuth`): then its own and the route's. */
+function scopesChecked(like: MiddlewareLike, routeScopes: readonly string[] | undefined): readonly string[] {
+  const guard = like as { [CHECKS_SCOPES]?: boolean; scopes?: readonly string[] };
+  if (typeof like !== 'object' || guard[CHECKS_SCOPES] !== true) return [];
+  return [...(guard.scopes ?? []), ...(routeScopes ?? [])];
+}
+
+function forbidden(registry: SchemaRegistry): ResponseObject {
+  return {
+    description: 'Forbidden: the token lacks a scope this route needs',
+    headers: { 'WWW-Authenticate': { description: '`Bearer error="insufficient_scope", scope="..."`: the scopes needed', schema: { type: 'string' } } },
+    content: { 'application/json': { schema: registry.define('HTTPError', HTTP_ERROR) } },
+  };
 }
 
 function unauthorized(registry: SchemaRegistry): ResponseObject {

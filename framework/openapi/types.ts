@@ -39,7 +39,7 @@ export interface OperationObject {
   security?: SecurityRequirementObject[];
 }
 
-/** `{ bearerAuth: [] }`: the schemes a request must satisfy together (scopes unused: always `[]`). */
+/** `{ bearerAuth: ["tasks:write"] }`: the schemes a request must satisfy together, each with the scopes checked (`[]` for none). */
 export type SecurityRequirementObject = Record<string, string[]>;
 
 /** An OpenAPI Security Scheme Object (`{ type: 'http', scheme: 'bearer' }`, `{ type: 'apiKey', in, name }`). */
