@@ -5,10 +5,13 @@ import type { HandlerDoc } from './doc-comments';
 import { valueTypeOf } from '../pipeline/value-type';
 import { constraintKeywords } from '../pipeline/constraints';
 import type { ParameterObject } from './types';
+import { isValueClass, valueClassOf } from '../pipeline/value-class';
+import { classParameters } from './class-parameters';
 
 /**
  * The path, query and header parameters of a route: every `{name}` of the path (typed by its `@Path`,
- * a string if the handler does not bind it), then queries and headers in declaration order.
+ * a string if the handler does not bind it), then queries and headers in declaration order (a `@Query()` or
+ * `@Header()` class: each of its properties, in the class's order).
  */
 export function parametersOf(route: RouteInfo, doc: HandlerDoc | undefined): ParameterObject[] {
   const byIndex = [...route.params].sort((a, b) => a.index - b.index);
@@ -19,6 +22,10 @@ export function parametersOf(route: RouteInfo, doc: HandlerDoc | undefined): Par
   });
   for (const param of byIndex) {
     if (param.kind !== 'query' && param.kind !== 'header') continue;
+    if (isValueClass(param)) {
+      parameters.push(...classParameters(valueClassOf(route.label, param, route.paramTypes[param.index])));
+      continue;
+    }
     const schema = valueSchema(route, param);
     // `default: null` means "optional": an absent value is null, which a query string cannot spell.
     if (param.hasDefault && param.default !== null && param.default !== undefined) schema.default = param.default;

@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, IsArray, IsBoolean, IsDate, IsEnum, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
 } from 'class-validator';
 import { BaseRouter, Get, Post, router } from '../index';
-import { Body, Header, Path, Query } from '../param';
+import { Body, Path, Query } from '../param';
 import { TestClient } from '../testing';
 
 enum Sort { Name = 'name', Price = 'price' }
