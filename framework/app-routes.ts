@@ -27,7 +27,7 @@ export class AppRoutes {
     let records: RouteRecord[];
     if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
     else if (isRouterClass(router)) {
-      container.check([router as Class<Controller>]);
+      container.check([router as Class<Controller>], { whole: false });
       records = collectRoutes(router as Class<Controller>);
     } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     if (builtIn) for (const record of records) record.builtIn = true;

@@ -110,10 +110,12 @@ export class Container {
 
   /**
    * Every wiring mistake in `consumers` and what they need (and in provided classes with lifecycle hooks):
-   * parameters nothing provides, interfaces and primitives without `@Inject`, missing types, cycles. Nothing
-   * is built.
+   * parameters nothing provides, interfaces and primitives without `@Inject`, missing types, cycles, a singleton
+   * taking a request-scoped provider (`TRELLIS_ERR_SCOPE_WIDENING`). With `whole` (the default), the routes'
+   * `@Depends()` parameters too, and every provided singleton's scope; `whole: false` checks one router as it is
+   * included. Nothing is built.
    */
-  problems(consumers: readonly Class[]): TrellisError[] {
+  problems(consumers: readonly Class[], { whole = true }: { whole?: boolean } = {}): TrellisError[] {
     const problems: TrellisError[] = [];
     const done = new Set<Entry | Class>();
     const visit = (node: Entry | Class, path: string[]) => {
@@ -133,6 +135,8 @@ export class Container {
     };
     for (const consumer of consumers) visit(consumer, []);
     for (const entry of this.#hooked()) visit(entry, []);
+    // Checking one router as it is included leaves out what may still be provided after it.
+    if (!whole) return problems;
     for (const { label, parameter } of this.#roots) {
       const entry = this.#lookup(parameter);
       if (entry) visit(entry, [label]);
@@ -149,8 +153,8 @@ export class Container {
   }
 
   /** Throws the first of {@link problems}. */
-  check(consumers: readonly Class[]): void {
-    const [first] = this.problems(consumers);
+  check(consumers: readonly Class[], options?: { whole?: boolean }): void {
+    const [first] = this.problems(consumers, options);
     if (first) throw first;
   }
 
@@ -298,13 +302,13 @@ export class Container {
     const exact = this.#get(token);
     if (exact) return exact;
     if (token === Request) return REQUEST;
+    // A request-scoped class needs no app.provide: it is made per request anyway.
+    if (typeof token === 'function' && declaredScope(token) === 'request') return this.#add({ token, label: token.name, cls: token as Class, hasValue: false });
     if (explicit || typeof token !== 'function' || uninjectable(token)) return undefined;
     // A parameter declared as a base class takes a provided subclass (or an instance of one).
     for (const entry of this.#effective()) {
       if (typeof entry.token === 'function' && entry.token.prototype instanceof token) return entry;
     }
-    // A request-scoped class needs no app.provide: it is made per request anyway.
-    if (declaredScope(token) === 'request') return this.#add({ token, label: token.name, cls: token as Class, hasValue: false });
     const auto = this.autoProvide?.(token as Class);
     return auto ? this.#add(entryOf(auto)) : undefined;
   }
