@@ -25,9 +25,10 @@ export interface ClientOptions {
  * ```
  */
 export async function generateClient(path: string, options: ClientOptions, say: (line: string) => void): Promise<string[]> {
+  if (options.out !== undefined) refuseFile(resolve(options.out)); // before the seconds loading takes
   const { project, app } = loadProject(path, { logger: createLogger({ level: 'silent' }) });
   const out = options.out === undefined ? join(project.dir, 'client') : resolve(options.out);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new CliError(messages.client.outIsFile(shown(out)));
+  refuseFile(out);
   const files = await renderClient(app.openapi());
   if (!options.dryRun) makeFolder(out);
   const written: string[] = [];
@@ -39,6 +40,10 @@ export async function generateClient(path: string, options: ClientOptions, say: 
   }
   say(options.dryRun ? messages.client.dryRun : messages.client.next(shown(out)));
   return written;
+}
+
+function refuseFile(out: string): void {
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new CliError(messages.client.outIsFile(shown(out)));
 }
 
 function makeFolder(out: string): void {
