@@ -21,7 +21,7 @@ const { writeWrkScripts } = require('./lib/endpoints');
 const { prepareLoadRun, runMain } = require('./lib/main');
 const { runInterleaved } = require('./lib/interleaved');
 const { checkAll } = require('./lib/phases/check');
-const { FULL } = require('./lib/options');
+const { FULL, positiveInteger } = require('./lib/options');
 const { ALGORITHMS, authContenders, authEndpoints } = require('./lib/auth/contenders');
 const { authReport } = require('./lib/auth/report');
 const { authKeys, runTokens } = require('./lib/auth/tokens');
@@ -39,9 +39,7 @@ function parse(argv) {
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (['--rounds', '--seconds', '--warmup'].includes(flag)) {
-      const n = Number(value);
-      if (!(Number.isInteger(n) && n > 0)) throw new Error(`${flag} needs a positive whole number`);
-      options[/** @type {'rounds'} */ (flag.slice(2))] = n;
+      options[/** @type {'rounds'} */ (flag.slice(2))] = positiveInteger(flag, value);
     } else if (flag === '--only') {
       options.only = value.split(',');
       const unknown = options.only.filter((g) => !GROUPS.includes(g));

@@ -23,7 +23,7 @@ const { pinning, pinSelf } = require('./lib/cpu');
 const { writeWrkScripts } = require('./lib/endpoints');
 const { installPeers } = require('./lib/install');
 const { runMain } = require('./lib/main');
-const { FULL } = require('./lib/options');
+const { FULL, positiveInteger } = require('./lib/options');
 const { assertWrk } = require('./lib/wrk');
 const { ADDED, runStarts, startContenders } = require('./lib/database/cold-start');
 const { DB_PAIRS, dbContenders } = require('./lib/database/contenders');
@@ -47,9 +47,7 @@ function parse(argv) {
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (['--rounds', '--seconds', '--warmup', '--runs'].includes(flag)) {
-      const n = Number(value);
-      if (!(Number.isInteger(n) && n > 0)) throw new Error(`${flag} needs a positive whole number`);
-      options[/** @type {'rounds'} */ (flag.slice(2))] = n;
+      options[/** @type {'rounds'} */ (flag.slice(2))] = positiveInteger(flag, value);
     } else if (flag === '--phases') {
       options.phases = value.split(',');
       const unknown = options.phases.filter((p) => !PHASES.includes(p));

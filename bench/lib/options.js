@@ -54,4 +54,11 @@ function parseOptions(argv) {
   return { ...options, out, settings: options.quick ? QUICK : FULL };
 }
 
-module.exports = { parseOptions, USAGE, FULL, QUICK };
+/** `value` of `flag` as a positive whole number, or a one-line error naming the flag (the entry scripts' counts). */
+function positiveInteger(flag, value) {
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0)) throw new Error(`${flag} needs a positive whole number`);
+  return n;
+}
+
+module.exports = { parseOptions, positiveInteger, USAGE, FULL, QUICK };
