@@ -15,7 +15,7 @@ export const messages = {
     errors: 'Errors:',
     warnings: 'Warnings:',
     validation: (count: number) =>
-      `Validation: ${count} body class${count === 1 ? '' : 'es'} validated by class-validator per request (rules not compiled):`,
+      `Validation: ${count} DTO class${count === 1 ? '' : 'es'} validated by class-validator per request (rules not compiled):`,
     openapi: (result: { checked: boolean; valid?: boolean; version?: string; operations?: number }) =>
       !result.checked
         ? 'OpenAPI:  not checked (the app could not be assembled)'

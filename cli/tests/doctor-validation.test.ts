@@ -37,7 +37,7 @@ describe('trellis doctor: body classes that are not compiled', () => {
     assert.ok(
       result.stdout.includes(
         [
-          'Validation: 1 body class validated by class-validator per request (rules not compiled):',
+          'Validation: 1 DTO class validated by class-validator per request (rules not compiled):',
           `  SlugIn  ${dir}/routers/slugs.ts:10  SlugIn.slug: custom constraint IsSlug`,
           'OpenAPI:',
         ].join('\n'),
