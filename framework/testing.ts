@@ -4,8 +4,16 @@ import type { BaseRouter } from './app';
 import type { RequestListener } from './core/listener';
 import { TrellisError } from './framework-error';
 import type { Token } from './injection/token';
+import { inProcessFetch } from './testing/fetch';
 
-/** Options of a {@link TestClient}. */
+/**
+ * Options of a {@link TestClient}.
+ *
+ * @example
+ * ```ts
+ * const client = new TestClient(app, { overrides: [[Mailer, { send: async () => {} }]] });
+ * ```
+ */
 export interface TestClientOptions {
   /**
    * `[token, replacement]` pairs given to `app.override` before the client reads the app's handler: fakes for
@@ -62,6 +70,18 @@ export class TestResponse {
 export class TestClient {
   readonly #listener: RequestListener;
   readonly #app: BaseRouter | undefined;
+
+  /**
+   * A WHATWG `fetch` answered by the app in-process, as `request()` is: typed responses with openapi-fetch and the
+   * `paths` of `trellis client`, no port. Any origin is accepted; only the path and query reach the app.
+   *
+   * @example
+   * ```ts
+   * const api = createClient<paths>({ baseUrl: 'http://test', fetch: client.fetch });
+   * const { data } = await api.GET('/tasks/{task_id}', { params: { path: { task_id: 1 } } }); // data: Task | undefined
+   * ```
+   */
+  readonly fetch: typeof globalThis.fetch = inProcessFetch((method, path, options) => this.request(method, path, options));
 
   constructor(app: BaseRouter | RequestListener, options: TestClientOptions = {}) {
     for (const [token, replacement] of options.overrides ?? []) {

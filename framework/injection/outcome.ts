@@ -24,7 +24,19 @@ export interface RequestOutcome {
   aborted: boolean;
 }
 
-/** What a request-scoped instance may define: called once per request, after its response is ready. */
+/**
+ * What a request-scoped instance may define: called once per request, after its response is ready (a class
+ * needs no `implements`: the app finds the method by name).
+ *
+ * @example
+ * ```ts
+ * @Injectable({ scope: 'request' })
+ * class AuditTrail implements OnRequestEnd {
+ *   readonly lines: string[] = [];
+ *   onRequestEnd(outcome: RequestOutcome) { if (outcome.ok) flush(this.lines); }
+ * }
+ * ```
+ */
 export interface OnRequestEnd {
   onRequestEnd(outcome: RequestOutcome): void | Promise<void>;
 }

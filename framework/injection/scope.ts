@@ -1,10 +1,24 @@
 /**
  * How long what the container gives lives: `'singleton'` (the default), one per app, built when it starts;
  * `'request'`, one per request that needs it, made when the request needs it and torn down after its response.
+ *
+ * @example
+ * ```ts
+ * const scope: Scope = 'request';
+ * app.provide({ provide: TENANT, scope, useFactory: (request: Request) => request.headers['x-tenant'], inject: [Request] });
+ * ```
  */
 export type Scope = 'singleton' | 'request';
 
-/** Options of `@Injectable()`. */
+/**
+ * Options of `@Injectable()`.
+ *
+ * @example
+ * ```ts
+ * @Injectable({ scope: 'request' })
+ * class UnitOfWork {}
+ * ```
+ */
 export interface InjectableOptions {
   /** `'request'` makes one instance per request (see {@link Scope}); `'singleton'` by default. */
   scope?: Scope;

@@ -20,7 +20,7 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
       'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
       'listen', 'router', 'serverUrl',
     ],
-    types: ['CallNext', 'RequestState', 'User'],
+    types: ['CallNext', 'InjectableOptions', 'OnRequestEnd', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
   },
   'trellis/plugins': {
     file: 'framework/plugins.ts',
@@ -42,10 +42,10 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   },
   'trellis/param': {
     file: 'framework/param.ts',
-    values: ['Body', 'Header', 'Int', 'Path', 'Query', 'Req', 'RequestValidationError', 'UploadedFile'],
-    types: ['BodyOptions', 'PathOptions', 'ValidationDetail', 'ValueConstraints', 'ValueOptions'],
+    values: ['Body', 'Depends', 'Header', 'Int', 'Path', 'Query', 'Req', 'RequestValidationError', 'UploadedFile'],
+    types: ['BodyOptions', 'ClassValueOptions', 'PathOptions', 'ValidationDetail', 'ValueConstraints', 'ValueOptions'],
   },
-  'trellis/testing': { file: 'framework/testing.ts', values: ['TestClient', 'TestResponse'], types: ['RequestOptions'] },
+  'trellis/testing': { file: 'framework/testing.ts', values: ['TestClient', 'TestResponse'], types: ['RequestOptions', 'TestClientOptions'] },
   'trellis/security': {
     file: 'framework/security.ts',
     values: ['apiKeyHeader', 'basicAuth', 'bearerAuth'],

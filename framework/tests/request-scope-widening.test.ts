@@ -70,7 +70,7 @@ describe('scope widening: a singleton that depends on a request-scoped provider'
       constructor(@Header('X-Tenant') readonly tenant: string) { super(); }
       dispatch(request: Request, next: CallNext) { return next(request); }
     }
-    const cases: Array<[typeof Middleware, string]> = [[Audit, 'UnitOfWork'], [Tracing, 'Request'], [Tenancy, "@Header('x-tenant')"]];
+    const cases: Array<[Function, string]> = [[Audit, 'UnitOfWork'], [Tracing, 'Request'], [Tenancy, "@Header('x-tenant')"]];
     for (const [middleware, dependency] of cases) {
       const { code, details } = await refusal(() => new BaseRouter({ docs: false, sourceTypes: false }).addMiddleware(middleware as never));
       assert.equal(code, 'TRELLIS_ERR_SCOPE_WIDENING');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseRouter, Get, Inject, Injectable, InjectionToken, Post, Request, router, type RequestOutcome } from '../index';
+import { BaseRouter, Get, Injectable, InjectionToken, Post, Request, router, type RequestOutcome } from '../index';
 import { Depends, Header, Query } from '../param';
 import { HTTPException } from '../http-exception';
 import { TestClient } from '../testing';
