@@ -14,9 +14,19 @@ export interface BlueprintFile {
 
 /**
  * The blueprints, one folder each under `blueprints/`. `project-db` and `resource-db` are overlays: laid over
- * `project` and `resource` for a project on a database (see {@link planOverlay}).
+ * `project` and `resource` for a project on a database (see {@link planOverlay}); `project-auth` over the project
+ * for `--auth jwt`, and `project-db-auth` over both for a project with both.
  */
-export type BlueprintName = 'project' | 'project-db' | 'router' | 'service' | 'middleware' | 'resource' | 'resource-db';
+export type BlueprintName =
+  | 'project'
+  | 'project-db'
+  | 'project-auth'
+  | 'project-db-auth'
+  | 'router'
+  | 'service'
+  | 'middleware'
+  | 'resource'
+  | 'resource-db';
 
 const PLACEHOLDER = /__([a-zA-Z]+)__/g;
 

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { planBlueprint, planOverlay } from './blueprint';
+import { planBlueprint, planOverlay, type BlueprintFile } from './blueprint';
 import { isExcluded } from './examples';
 import { runBlueprint, type WrittenFile } from './plop-runner';
 import { projectData, type ProjectOptions } from './project-data';
@@ -40,8 +40,7 @@ export interface CreateResult {
  */
 export async function createProject(request: CreateRequest): Promise<CreateResult> {
   const root = checkTarget(request.cwd, request.name, request.force);
-  const plan = request.db ? planOverlay(planBlueprint('project'), planBlueprint('project-db')) : planBlueprint('project');
-  const files = plan.filter((file) => !isExcluded(file.target, request.examples));
+  const files = projectPlan(request).filter((file) => !isExcluded(file.target, request.examples));
   const specs = trellisSpecs(request.trellisSpec, request.cwd, root);
   const data = projectData(request, specs);
   const staging = mkdtempSync(request.dryRun ? join(tmpdir(), 'trellis-') : join(dirname(root), `.${request.name}-trellis-`));
@@ -57,6 +56,17 @@ export async function createProject(request: CreateRequest): Promise<CreateResul
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+// The project blueprint with the overlays the options ask for, in this order: project-db, project-auth, then
+// project-db-auth (the files that differ when both are chosen, e.g. the tasks test on a database with tokens).
+function projectPlan({ db = false, auth = 'none' }: ProjectOptions): BlueprintFile[] {
+  const jwt = auth === 'jwt';
+  const overlays = [db && 'project-db', jwt && 'project-auth', db && jwt && 'project-db-auth'] as const;
+  return overlays.reduce<BlueprintFile[]>(
+    (plan, overlay) => (overlay ? planOverlay(plan, planBlueprint(overlay)) : plan),
+    planBlueprint('project'),
+  );
 }
 
 // The tarballs the project depends on, copied into its vendor/ folder.

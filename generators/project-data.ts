@@ -25,6 +25,26 @@ export interface ProjectOptions {
    * the embedded PGlite in `data/` in development, `DATABASE_URL` (PostgreSQL) in production. In memory without.
    */
   db?: boolean;
+  /**
+   * How the sample's task writes are protected (`trellis create --auth`): `jwt` = POST, PUT and DELETE of
+   * /tasks need an HS256 bearer token with the scope `tasks:write`, signed with `JWT_SECRET` (in `.env`);
+   * `none` (the default) = open.
+   */
+  auth?: AuthKind;
+  /** With `auth: 'jwt'`, the `JWT_SECRET` written to `.env`; random (32 bytes, base64url) unless given (tests pass a fixed one). */
+  jwtSecret?: string;
+}
+
+/** What `trellis create --auth` accepts: `none` (the default) or `jwt`. */
+export const AUTH_KINDS = ['none', 'jwt'] as const;
+
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
+/** An `--auth` value as an {@link AuthKind}. Throws `GeneratorError('unknown-auth')` naming the choices. */
+export function checkAuth(value: string): AuthKind {
+  const kind = AUTH_KINDS.find((known) => known === value);
+  if (kind === undefined) throw new GeneratorError('unknown-auth', value, AUTH_KINDS.join(', '));
+  return kind;
 }
 
 /** The values `create --yes` uses for what no flag gave. */
@@ -35,6 +55,7 @@ export function projectDefaults(name: string) {
     port: 8000,
     examples: [...EXAMPLE_NAMES],
     db: false,
+    auth: 'none' as AuthKind,
     git: true,
     install: true,
   };
@@ -57,6 +78,7 @@ export function checkPort(port: unknown): number {
  */
 export function projectData(options: ProjectOptions, specs: { trellis: string; cli: string }) {
   const token = options.adminToken ?? randomBytes(18).toString('base64url');
+  const jwt = options.auth === 'jwt';
   const quote = (value: string) => JSON.stringify(value);
   const yamlText = (value: string) => quote(value.replaceAll('${', () => '$${'));
   // A nested JSON value at the indentation of a top-level key of package.json.
@@ -72,6 +94,8 @@ export function projectData(options: ProjectOptions, specs: { trellis: string; c
     nodeVersion: trellisManifest.engines?.node ?? '>=20',
     examples,
     db: options.db === true,
+    auth: jwt,
+    jwtSecret: jwt ? (options.jwtSecret ?? randomBytes(32).toString('base64url')) : undefined,
     // YAML double-quoted scalars accept JSON string syntax.
     // `$${` is how config.yaml writes a literal `${` (else it would read as a reference to the environment).
     yaml: { title: yamlText(options.title), description: yamlText(options.description) },

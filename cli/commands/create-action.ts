@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import {
+  checkAuth,
   checkPort,
   checkTarget,
   createProject,
@@ -28,6 +29,8 @@ export interface CreateFlags {
   examples?: string;
   /** `--db` true, `--no-db` false. */
   db?: boolean;
+  /** `--auth none|jwt`, checked by `checkAuth`. */
+  auth?: string;
   git?: boolean;
   /** `--no-install` sets it to false. */
   install?: boolean;
@@ -74,6 +77,7 @@ async function create(name: string, flags: CreateFlags, terminal: Terminal, inst
       port,
       examples,
       db: asked.db ?? defaults.db,
+      auth: asked.auth ?? defaults.auth,
       trellisSpec,
       force: flags.force,
       dryRun: flags.dryRun,
@@ -134,6 +138,7 @@ function choicesFromFlags(flags: CreateFlags): CreateChoices {
     port: flags.port === undefined ? undefined : checkPort(flags.port),
     examples,
     db: flags.db,
+    auth: flags.auth === undefined ? undefined : checkAuth(flags.auth),
     git: flags.git,
   };
 }

@@ -4,7 +4,7 @@ import type { CreateFlags } from './create-action';
 import { processTerminal, type Terminal } from './terminal';
 
 /**
- * `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]db] [--[no-]git]
+ * `trellis create <name> [--title] [--description] [--port] [--minimal | --examples a,b] [--[no-]db] [--auth none|jwt] [--[no-]git]
  * [--no-install] [--trellis-spec <spec>] [--force] [--dry-run] [--yes]`
  */
 export function registerCreate(program: Command, terminal: Terminal = processTerminal): void {
@@ -19,6 +19,7 @@ export function registerCreate(program: Command, terminal: Terminal = processTer
     .option('--examples <names>', 'comma-separated examples besides tasks: products,users,upload,pages,admin')
     .option('--db', 'keep the data in a database: Kysely, migrations, the embedded PGlite in development, PostgreSQL (DATABASE_URL) in production')
     .option('--no-db', 'keep the data in memory (default)')
+    .option('--auth <kind>', 'none (default), or jwt: task writes need a bearer token with the scope tasks:write, signed with JWT_SECRET (.env)')
     .option('--git', 'run git init (default)')
     .option('--no-git', 'do not run git init')
     .option('--no-install', 'do not run npm install in the new project')

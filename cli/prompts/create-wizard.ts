@@ -1,4 +1,4 @@
-import { checkPort, EXAMPLES, GeneratorError, OPTIONAL_EXAMPLES, projectDefaults } from '../../generators';
+import { checkPort, EXAMPLES, GeneratorError, OPTIONAL_EXAMPLES, projectDefaults, type AuthKind } from '../../generators';
 import { messages } from '../messages';
 import type { Prompts } from './prompts';
 
@@ -11,12 +11,14 @@ export interface CreateChoices {
   examples?: string[];
   /** Keep the data in a database (`--db`). */
   db?: boolean;
+  /** Protect the task writes with JWT bearer tokens (`--auth jwt`) or not (`--auth none`). */
+  auth?: AuthKind;
   git?: boolean;
 }
 
 /**
  * The create wizard: asks, in order, for each value `given` (from flags) lacks: title, description, port,
- * example routers, a database, git init. Returns `given` completed.
+ * example routers, a database, JWT bearer tokens on task writes, git init. Returns `given` completed.
  *
  * @example
  * ```ts
@@ -46,8 +48,11 @@ export async function askCreate(name: string, given: CreateChoices, prompts: Pro
       choices: OPTIONAL_EXAMPLES.map((example) => ({ name: EXAMPLES[example].summary, value: example, checked: true })),
     }));
   const db = given.db ?? (await prompts.confirm({ message: messages.create.ask.db, default: defaults.db }));
+  const auth =
+    given.auth ??
+    ((await prompts.confirm({ message: messages.create.ask.auth, default: defaults.auth === 'jwt' })) ? 'jwt' : 'none');
   const git = given.git ?? (await prompts.confirm({ message: messages.create.ask.git, default: defaults.git }));
-  return { title: title.trim(), description: description.trim(), port, examples, db, git };
+  return { title: title.trim(), description: description.trim(), port, examples, db, auth, git };
 }
 
 function portProblem(value: string): true | string {

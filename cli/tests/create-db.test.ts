@@ -32,15 +32,15 @@ describe('trellis create --db', () => {
   });
 
   it('asks the database question on a terminal, after the examples: yes makes the project on a database', async () => {
-    const prompts = scriptedPrompts(['Shop', '', '8000', [], true]);
+    const prompts = scriptedPrompts(['Shop', '', '8000', [], true, false]);
     await create(['shop'], fakeTerminal(cwd.path, prompts));
-    assert.equal(prompts.asked.at(-1), `confirm: ${messages.create.ask.db}`);
-    assert.equal(prompts.configs.at(-1).default, false, 'in memory unless asked for');
+    assert.equal(prompts.asked.at(-2), `confirm: ${messages.create.ask.db}`);
+    assert.equal(prompts.configs.at(-2).default, false, 'in memory unless asked for');
     assert.ok(isDbProject('shop'));
   });
 
   it('keeps the data in memory with --no-db or without the flag, and does not ask with either flag', async () => {
-    const prompts = scriptedPrompts(['Shop', '', '8000', []]);
+    const prompts = scriptedPrompts(['Shop', '', '8000', [], false]);
     await create(['plain', '--no-db'], fakeTerminal(cwd.path, prompts));
     assert.ok(!prompts.asked.includes(`confirm: ${messages.create.ask.db}`));
     await create(['quiet', '--yes'], fakeTerminal(cwd.path, scriptedPrompts([])));

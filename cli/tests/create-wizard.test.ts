@@ -26,7 +26,7 @@ async function create(args: string[], terminal: ReturnType<typeof fakeTerminal>)
 
 describe('the create wizard', () => {
   it('asks for everything flags left out, in order, offering the defaults', async () => {
-    const prompts = scriptedPrompts(['Shop API', 'Sells things.', '3000', ['upload'], true, false]);
+    const prompts = scriptedPrompts(['Shop API', 'Sells things.', '3000', ['upload'], true, true, false]);
     const choices = await askCreate('shop', {}, prompts);
     assert.deepEqual(prompts.asked, [
       `input: ${messages.create.ask.title}`,
@@ -34,21 +34,22 @@ describe('the create wizard', () => {
       `input: ${messages.create.ask.port}`,
       `checkbox: ${messages.create.ask.examples}`,
       'confirm: Store data in a database? (embedded PGlite in development, PostgreSQL in production)',
+      'confirm: Protect task writes with JWT bearer tokens? (scope tasks:write, signed with JWT_SECRET from .env)',
       `confirm: ${messages.create.ask.git}`,
     ]);
-    assert.deepEqual(prompts.configs.map((c) => c.default), ['Shop API', 'An HTTP API built with trellis.', '8000', undefined, false, true]);
+    assert.deepEqual(prompts.configs.map((c) => c.default), ['Shop API', 'An HTTP API built with trellis.', '8000', undefined, false, false, true]);
     assert.deepEqual(
       prompts.configs[3].choices.map((c: { value: string; checked: boolean }) => [c.value, c.checked]),
       [['products', true], ['users', true], ['upload', true], ['pages', true], ['admin', true]],
     );
-    assert.deepEqual(choices, { title: 'Shop API', description: 'Sells things.', port: 3000, examples: ['upload'], db: true, git: false });
+    assert.deepEqual(choices, { title: 'Shop API', description: 'Sells things.', port: 3000, examples: ['upload'], db: true, auth: 'jwt', git: false });
   });
 
   it('asks nothing that a flag gave', async () => {
     const prompts = scriptedPrompts(['Sells things.', ['users']]);
-    const choices = await askCreate('shop', { title: 'Shop', port: 8080, db: false, git: true }, prompts);
+    const choices = await askCreate('shop', { title: 'Shop', port: 8080, db: false, auth: 'none', git: true }, prompts);
     assert.deepEqual(prompts.asked, [`input: ${messages.create.ask.description}`, `checkbox: ${messages.create.ask.examples}`]);
-    assert.deepEqual(choices, { title: 'Shop', description: 'Sells things.', port: 8080, examples: ['users'], db: false, git: true });
+    assert.deepEqual(choices, { title: 'Shop', description: 'Sells things.', port: 8080, examples: ['users'], db: false, auth: 'none', git: true });
   });
 
   it('validates the title and the port while asking', async () => {
@@ -65,17 +66,17 @@ describe('the create wizard', () => {
         return '8080';
       },
     ]);
-    const choices = await askCreate('shop', { description: '', examples: [], db: false, git: false }, prompts);
+    const choices = await askCreate('shop', { description: '', examples: [], db: false, auth: 'none', git: false }, prompts);
     assert.equal(choices.port, 8080);
   });
 });
 
 describe('trellis create on a terminal', () => {
   it('creates the project from the answers', async () => {
-    const prompts = scriptedPrompts(['Shop API', 'Sells things.', ['upload'], false]);
+    const prompts = scriptedPrompts(['Shop API', 'Sells things.', ['upload'], false, false]);
     const terminal = fakeTerminal(cwd.path, prompts);
     await create(['shop', '--port', '3000', '--no-git', '--no-install'], terminal);
-    assert.equal(prompts.asked.length, 4);
+    assert.equal(prompts.asked.length, 5);
     const config = parseYaml(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'));
     assert.deepEqual(config.app, { title: 'Shop API', version: '0.1.0', description: 'Sells things.' });
     assert.equal(config.server.port, 3000);
@@ -86,7 +87,7 @@ describe('trellis create on a terminal', () => {
   });
 
   it('includes and names the examples a chosen one needs', async () => {
-    const terminal = fakeTerminal(cwd.path, scriptedPrompts(['Shop', '', '8000', ['admin'], false]));
+    const terminal = fakeTerminal(cwd.path, scriptedPrompts(['Shop', '', '8000', ['admin'], false, false]));
     await create(['shop', '--no-git', '--no-install'], terminal);
     assert.deepEqual(terminal.lines.slice(0, 2), ['Including products: admin needs it.', 'Including users: admin needs it.']);
     assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['admin.ts', 'posts.ts', 'products.ts', 'tasks.ts', 'users.ts']);
