@@ -3,6 +3,7 @@ import type { Class, HttpMethod, SourceLocation } from '../core/types';
 import { metadataChain } from '../metadata';
 import { isMiddlewareClass, Middleware, type MiddlewareLike } from '../middleware';
 import { bodyClassOf } from '../pipeline/arguments';
+import { isValueClass } from '../pipeline/value-class';
 import type { Controller } from '../router';
 import { declarationOf } from '../source/declarations';
 import { routeLabel } from './collect';
@@ -46,7 +47,10 @@ export interface InspectedRoute {
   middleware: InspectedMiddleware[];
   /** Whether the OpenAPI document lists it (internal routes, such as the docs pages, are left out). */
   inSchema: boolean;
-  /** The model classes the route names: its `@Body()` class, and the `response`/`responses` models of its options. */
+  /**
+   * The model classes the route names: its `@Body()` class, its `@Query()` / `@Header()` classes, and the
+   * `response`/`responses` models of its options.
+   */
   models: Class[];
   /** Everything the framework recorded (parameters, options, design types). */
   info: RouteInfo;
@@ -135,6 +139,7 @@ function describeMiddleware(like: MiddlewareLike): InspectedMiddleware {
 
 function modelsOf(route: RouteInfo): Class[] {
   const models: unknown[] = route.params.filter((param) => param.kind === 'body').map((param) => bodyClassOf(param, route.paramTypes[param.index]));
+  for (const param of route.params) if (isValueClass(param)) models.push(param.type ?? route.paramTypes[param.index]);
   const { response, responses } = route.options;
   for (const model of [response, ...Object.values(responses ?? {})]) models.push(Array.isArray(model) ? model[0] : model);
   return [...new Set(models)].filter((model): model is Class => typeof model === 'function' && !BUILT_IN.has(model));

@@ -2,6 +2,7 @@ import type { Class } from '../../core/types';
 import type { RouteInfo } from '../../routing/route-info';
 import { bodyClassOf } from '../arguments';
 import { compileRules } from './index';
+import { isValueClass } from '../value-class';
 
 /** A DTO class that some route validates with class-validator at request time, and why it is not compiled. */
 export interface ValidationFallback {
@@ -11,7 +12,7 @@ export interface ValidationFallback {
 }
 
 /**
- * The body classes of `routes` whose rules framework/pipeline/compiled cannot compile (custom or async
+ * The body, query and header classes of `routes` whose rules framework/pipeline/compiled cannot compile (custom or async
  * constraints, validation groups, ...): those keep class-validator's `validate` per request. Each class once,
  * in route order.
  *
@@ -29,8 +30,8 @@ export function validationFallbacks(routes: readonly RouteInfo[]): ValidationFal
   const fallbacks: ValidationFallback[] = [];
   for (const route of routes) {
     for (const param of route.params) {
-      if (param.kind !== 'body') continue;
-      const model = bodyClassOf(param, route.paramTypes[param.index]);
+      if (param.kind !== 'body' && !isValueClass(param)) continue;
+      const model = param.kind === 'body' ? bodyClassOf(param, route.paramTypes[param.index]) : (param.type ?? route.paramTypes[param.index]) as Class;
       if (!model || seen.has(model)) continue;
       seen.add(model);
       const rules = compileRules(model);
