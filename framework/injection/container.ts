@@ -103,8 +103,12 @@ export class Container {
     if (typeof node === 'function') return 'singleton';
     if (node.request || node.read) return 'request';
     if (node.scope) return node.scope;
-    const replaced = node.override ? this.#entries.get(node.token) : undefined;
-    if (replaced) return this.scopeOf(replaced);
+    if (node.override) {
+      // What it replaces: the provider, or the request-scoped class made without app.provide.
+      const replaced = this.#entries.get(node.token);
+      if (replaced) return this.scopeOf(replaced);
+      if (typeof node.token === 'function' && declaredScope(node.token)) return declaredScope(node.token)!;
+    }
     return (node.cls && declaredScope(node.cls)) || 'singleton';
   }
 
