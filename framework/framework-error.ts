@@ -26,7 +26,7 @@ export const ERROR_CODES = {
     '%{consumer} constructor parameter %{parameter} is %{decorator}, which a request-scoped provider cannot take: it takes @Header, @Query, @Path and @Req values, services and the Request; read bodies and files in the handler',
   TRELLIS_ERR_OVERRIDE_INVALID: 'Cannot override %{token}: %{reason}',
   TRELLIS_ERR_PARAM_TYPE:
-    '%{handler}: parameter %{parameter} has type %{type}, which cannot be read from a %{location} (use number, string, boolean or an array)',
+    '%{handler}: parameter %{parameter} has type %{type}, which cannot be read from a %{location} (use number, string, boolean or an array; a class of query or header values is @Query() or @Header() without a name)',
   TRELLIS_ERR_PARAM_CONSTRAINT: '%{handler}: %{location} parameter %{parameter} has an invalid %{option}: %{reason}',
   TRELLIS_ERR_PARAM_UNDECLARED: '%{handler}: @Path(\'%{parameter}\') names no {%{parameter}} in the route path %{path}',
   TRELLIS_ERR_BODY_UNVALIDATED:
