@@ -58,7 +58,7 @@ describe('TestClient.fetch: a WHATWG fetch through the app in-process', () => {
     const fetch = client().fetch;
     const invalid = await fetch('/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(invalid.status, 422);
-    assert.equal((await invalid.json()).details[0].field, 'text');
+    assert.equal(((await invalid.json()) as { details: Array<{ field: string }> }).details[0].field, 'text');
     const missing = await fetch('/nowhere');
     assert.deepEqual([missing.status, await missing.json()], [404, { error: 'Not Found' }]);
   });
