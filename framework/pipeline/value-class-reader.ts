@@ -46,9 +46,11 @@ export function valueClassReader(valueClass: ValueClass): ValueClassReader {
   const check = rules.kind === 'compiled' ? rules.check : fallbackCheck(properties);
   const readers = properties.map((property) => propertyReader(location, property));
   const count = readers.length;
+  const order = new Map(properties.map((p, i) => [p.property, i]));
   return (request, details) => {
     const source: Source = location === 'query' ? request.query : request.headers;
     const instance = new cls() as Instance;
+    const first = details.length;
     let failed: string[] | undefined;
     for (let i = 0; i < count; i++) {
       const property = readers[i](source, instance, details);
@@ -57,8 +59,16 @@ export function valueClassReader(valueClass: ValueClass): ValueClassReader {
     const start = details.length;
     check(instance, '', details);
     if (details.length > start) relabel(details, start, location, failed);
+    if (failed && details.length > start) inPropertyOrder(details, first, order);
     return instance;
   };
+}
+
+// Conversion failures and the rules' messages, merged in the class's property order (stable within a property).
+function inPropertyOrder(details: ValidationDetail[], first: number, order: Map<string, number>): void {
+  const rank = (detail: ValidationDetail) => order.get(detail.field.replace(/\[\d+\]$/, '')) ?? order.size;
+  const sorted = details.slice(first).sort((a, b) => rank(a) - rank(b));
+  for (let i = 0; i < sorted.length; i++) details[first + i] = sorted[i];
 }
 
 function propertyReader(location: 'query' | 'header', described: ValueProperty): PropertyReader {

@@ -112,8 +112,8 @@ describe('@Query() class with a custom synchronous rule', () => {
     const res = await client.get('/slugs?slug=A_B&page=x');
     assert.equal(res.status, 422);
     assert.deepEqual(res.json().details, [
-      { location: 'query', field: 'page', message: 'Input should be a valid integer' },
       { location: 'query', field: 'slug', message: 'slug must be a slug' },
+      { location: 'query', field: 'page', message: 'Input should be a valid integer' },
     ]);
   });
 });

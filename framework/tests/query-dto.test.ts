@@ -96,6 +96,15 @@ describe('@Query() class: conversion', () => {
 });
 
 describe('@Query() class: 422 details', () => {
+  it('lists conversion failures and broken rules together, in the class\'s property order', async () => {
+    assert.deepEqual(await details('/tasks?q=UPPER&limit=x&sort=date&ids=0&ids=y'), [
+      { location: 'query', field: 'limit', message: 'Input should be a valid integer' },
+      { location: 'query', field: 'q', message: 'q must match /^[a-z ]+$/ regular expression' },
+      { location: 'query', field: 'sort', message: 'sort must be one of the following values: name, price' },
+      { location: 'query', field: 'ids[1]', message: 'Input should be a valid integer' },
+    ]);
+  });
+
   it('names text that does not convert, with the messages of named @Query values', async () => {
     assert.deepEqual(await details('/tasks?limit=1.5&done=maybe&since=2023-02-29&price=cheap&level=x'), [
       { location: 'query', field: 'limit', message: 'Input should be a valid integer' },
