@@ -129,6 +129,8 @@ const LAYERS = [
       '^framework/express/(?!index\\.ts$)',
       '^framework/openapi/',
       '^framework/source/',
+      // TestClient's parts (trellis/testing is the entry).
+      '^framework/testing/',
     ],
   },
   {
