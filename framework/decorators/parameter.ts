@@ -34,7 +34,7 @@ export interface ValueOptions extends PathOptions {
 
 /**
  * Options of `@Query()` and `@Header()` without a name: the class whose properties are the values (the
- * parameter's declared class when left out) and a description.
+ * parameter's declared class when left out). The document describes each property as its own parameter.
  *
  * @example
  * ```ts
@@ -43,7 +43,6 @@ export interface ValueOptions extends PathOptions {
  */
 export interface ClassValueOptions {
   type?: Class;
-  description?: string;
 }
 
 export interface BodyOptions {
@@ -97,7 +96,7 @@ function recordValue(kind: 'path' | 'query' | 'header', name: string, options: V
 
 /** Records a class of query or header values: no `name`; the class is checked when the route is compiled. */
 function recordClass(kind: 'query' | 'header', options: ClassValueOptions): ParameterDecorator {
-  return record({ kind, type: options.type, description: options.description });
+  return record({ kind, type: options.type });
 }
 
 /** A default is what the handler gets with no value sent: the constraints must accept it (`null` aside). */
