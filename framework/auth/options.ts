@@ -1,5 +1,4 @@
 import { createPublicKey, type KeyObject, type webcrypto } from 'node:crypto';
-import type { JWK } from 'jose';
 import { isScopeName } from '../decorators/scopes';
 import { TrellisError } from '../framework-error';
 import type { SecurityScheme } from '../security';
@@ -20,7 +19,7 @@ export interface JwtAuthOptions {
   /** A shared secret, at least 32 bytes, for HS256/384/512 tokens. */
   secret?: string | Uint8Array;
   /** A public key for RS*, PS*, ES* or EdDSA tokens: PEM (SPKI), a `KeyObject`, a `CryptoKey` or a JWK. */
-  publicKey?: string | KeyObject | webcrypto.CryptoKey | JWK;
+  publicKey?: string | KeyObject | webcrypto.CryptoKey | PublicJwk;
   /** The URL of a JSON Web Key Set: fetched at the first token, cached; an unknown `kid` refetches it, at most once per `jwksCooldown`. */
   jwksUri?: string;
   /** Checked against the token's `iss`. Alone (no other key source): OpenID Connect discovery of the `jwks_uri`. */
@@ -48,10 +47,25 @@ export interface JwtAuthOptions {
   fetchTimeout?: number;
 }
 
+/**
+ * A public key as a JSON Web Key (RFC 7517), as a JWKS lists them.
+ *
+ * @example
+ * ```ts
+ * const jwk: PublicJwk = { kty: 'RSA', n: '0vx7...', e: 'AQAB', kid: 'key-1' };
+ * ```
+ */
+export interface PublicJwk {
+  kty: string;
+  kid?: string;
+  alg?: string;
+  [member: string]: unknown;
+}
+
 /** Where the keys come from, checked. */
 export type KeySource =
   | { kind: 'secret'; bytes: Uint8Array }
-  | { kind: 'public'; key: KeyObject | webcrypto.CryptoKey | JWK }
+  | { kind: 'public'; key: KeyObject | webcrypto.CryptoKey | PublicJwk }
   | { kind: 'jwks'; url: URL }
   | { kind: 'discovery'; issuer: string };
 

@@ -1,4 +1,3 @@
-import type { JWTPayload } from 'jose';
 
 /**
  * Whether a token's claims grant every scope of `guard` (the guard's own) and `route` (the route's `@Scopes`):
@@ -11,7 +10,7 @@ import type { JWTPayload } from 'jose';
  * grants({ scp: ['tasks:read'] }, [], ['tasks:write']);             // false
  * ```
  */
-export function grants(payload: JWTPayload, guard: readonly string[], route: readonly string[] | undefined): boolean {
+export function grants(payload: Readonly<Record<string, unknown>>, guard: readonly string[], route: readonly string[] | undefined): boolean {
   const granted = grantedScopes(payload);
   for (const scope of guard) if (!granted.includes(scope)) return false;
   if (route) for (const scope of route) if (!granted.includes(scope)) return false;
@@ -27,7 +26,7 @@ export function grants(payload: JWTPayload, guard: readonly string[], route: rea
  * grantedScopes(request.user ?? {}); // ['tasks:read', 'tasks:write']
  * ```
  */
-export function grantedScopes(payload: JWTPayload): readonly string[] {
+export function grantedScopes(payload: Readonly<Record<string, unknown>>): readonly string[] {
   const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
   if (typeof scope === 'string') return scope.split(' ');
   if (Array.isArray(scp)) return scp.filter((item): item is string => typeof item === 'string');
