@@ -139,7 +139,7 @@ describe('projects using the installed package', { concurrency: true }, () => {
   });
 
   for (const resolution of RESOLUTIONS) {
-    it(`types of trellis, trellis/param, trellis/testing, trellis/inspect, trellis/express, trellis/security, trellis/plugins and trellis/runtime resolve under moduleResolution ${resolution}`, async () => {
+    it(`types of trellis, trellis/param, trellis/testing, trellis/inspect, trellis/express, trellis/security, trellis/plugins, trellis/auth and trellis/runtime resolve under moduleResolution ${resolution}`, async () => {
       await assertCompiles(`types/tsconfig.${resolution}.json`);
     });
   }

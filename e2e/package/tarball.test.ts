@@ -91,6 +91,8 @@ describe('the tarballs of `npm run pack`', () => {
       'dist/framework/security.d.ts',
       'dist/framework/plugins.js',
       'dist/framework/plugins.d.ts',
+      'dist/framework/auth.js',
+      'dist/framework/auth.d.ts',
       'dist/runtime/index.js',
       'dist/runtime/index.d.ts',
       'dist/runtime/internal.js',
