@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { createLogger, loadProject } from 'trellis/internal';
+import { responseShapeProblems } from 'trellis/inspect';
+import { createLogger, loadProject, runtimeMessages } from 'trellis/internal';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
 import { renderClient } from './render-client';
@@ -17,7 +18,8 @@ export interface ClientOptions {
  * `trellis client [--out dir] [path]`: assembles the project as `trellis run` would (its `.env`, config.yaml,
  * routers; no startup hook runs, no port opens), takes the app's OpenAPI document and writes the typed client
  * (`schema.d.ts`, `index.ts`) into the output folder, one line per file through `say`. What stops it is one line:
- * not a project, an app that does not load (a `ProjectError`), an output path that is a file.
+ * not a project, an app that does not load (a `ProjectError`) or would not start (a response type it cannot read),
+ * an output path that is a file.
  *
  * @example
  * ```ts
@@ -27,6 +29,9 @@ export interface ClientOptions {
 export async function generateClient(path: string, options: ClientOptions, say: (line: string) => void): Promise<string[]> {
   if (options.out !== undefined) refuseFile(resolve(options.out)); // before the seconds loading takes
   const { project, app } = loadProject(path, { logger: createLogger({ level: 'silent' }) });
+  // A response whose type cannot be read: `trellis run` would refuse to start, and the client would say `unknown`.
+  const [unshaped] = responseShapeProblems(app);
+  if (unshaped) throw new CliError(runtimeMessages.run.appInvalid(project.display, unshaped.message));
   const out = options.out === undefined ? join(project.dir, 'client') : resolve(options.out);
   refuseFile(out);
   const files = await renderClient(app.openapi());

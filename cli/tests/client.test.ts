@@ -105,6 +105,20 @@ describe('trellis client refusals: one line, exit 1', () => {
     assert.equal(existsSync(join(project, 'client')), false);
   });
 
+  it("refuses an app trellis run would not start: a response whose properties cannot be known (the client would say unknown)", async () => {
+    const { dir, project } = workspace();
+    writeFileSync(
+      join(project, 'routers', 'people.ts'),
+      "import { Get, router } from 'trellis';\n\nexport class Person {\n  name!: string;\n}\n\n" +
+        "export class PersonRouter extends router('/people') {\n  @Get('/first', { response: Person })\n  first() {\n    return { name: 'Ada' };\n  }\n}\n",
+    );
+    const result = await client(['project'], dir);
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^trellis: the app in project cannot start: PersonRouter\.first: the response of status 200 is declared as Person, whose properties cannot be known \(it has no property with a class-validator or @Expose\(\) decorator\)[^\n]*\n$/);
+    assert.equal(existsSync(join(project, 'client')), false);
+  });
+
   it('refuses an --out that is a file, and one it cannot create', async () => {
     const { dir } = workspace();
     writeFileSync(join(dir, 'notes.txt'), 'mine\n');
