@@ -1,4 +1,4 @@
-import { jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
+import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { errorResponse } from '../error-envelope';
 import { Middleware, type CallNext } from '../middleware';
 import { report } from '../report';
@@ -12,6 +12,7 @@ import { keyResolver } from './keys';
 import type { JwtSettings } from './options';
 import { REFUSALS, refusalOf, type Refusal } from './refusals';
 import { grants, neededScopes } from './token-scopes';
+import { VerifiedTokens, type Verified } from './verified-tokens';
 
 /**
  * The guard `jwtAuth` returns: verifies `Authorization: Bearer <jwt>` with jose's `jwtVerify` (the key imported
@@ -28,6 +29,7 @@ export class JwtGuard extends Middleware {
   readonly #key: JWTVerifyGetKey;
   readonly #options: JWTVerifyOptions;
   readonly #challenges: Challenges;
+  readonly #verified: VerifiedTokens;
 
   constructor(settings: JwtSettings) {
     super();
@@ -40,6 +42,7 @@ export class JwtGuard extends Middleware {
       ...(settings.clockTolerance ? { clockTolerance: settings.clockTolerance } : {}),
     };
     this.#challenges = new Challenges('Bearer', settings.realm);
+    this.#verified = new VerifiedTokens(settings.cache.max, settings.cache.ttl, settings.clockTolerance);
     this.security = settings.security ?? schemeOf(settings);
   }
 
@@ -49,16 +52,18 @@ export class JwtGuard extends Middleware {
     const token = bearerToken(header);
     if (token === undefined) return this.#refuse('scheme');
     if (token === '') return this.#refuse('malformed');
+    const known = this.#verified.recall(token, Date.now());
+    if (known !== undefined) return this.#admit(known, request, callNext);
     return jwtVerify(token, this.#key, this.#options).then(
-      ({ payload }) => this.#admit(payload, request, callNext),
+      ({ payload }) => this.#admit(this.#verified.remember(token, payload as User, Date.now()), request, callNext),
       (error: unknown) => this.#reject(error, request),
     );
   }
 
-  #admit(payload: JWTPayload, request: Request, callNext: CallNext): Response | Promise<Response> {
-    request.user = payload as User;
+  #admit(verified: Verified, request: Request, callNext: CallNext): Response | Promise<Response> {
+    request.user = verified.user as User;
     const route = request[SCOPES];
-    if ((route !== undefined || this.scopes.length !== 0) && !grants(payload, this.scopes, route)) {
+    if ((route !== undefined || this.scopes.length !== 0) && !grants(verified.scopes, this.scopes, route)) {
       const needed = neededScopes(this.scopes, route);
       return errorResponse(403, REFUSALS.scope, { 'www-authenticate': this.#challenges.insufficient(needed) });
     }

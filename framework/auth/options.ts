@@ -45,6 +45,11 @@ export interface JwtAuthOptions {
   jwksCooldown?: number;
   /** Milliseconds a JWKS or discovery fetch may take; 5000 by default. */
   fetchTimeout?: number;
+  /**
+   * Tokens verified lately, kept so the same token is not verified again: at most `max` (1000 by default), each
+   * until it expires or for `ttl` seconds (60 by default), whichever is first. `false` verifies every request.
+   */
+  cache?: { max?: number; ttl?: number } | false;
 }
 
 /**
@@ -82,6 +87,8 @@ export interface JwtSettings {
   security: SecurityScheme | undefined;
   jwksCooldown: number;
   fetchTimeout: number;
+  /** How many verified tokens are kept (0: none), and for how long (ms). */
+  cache: { max: number; ttl: number };
 }
 
 const HMAC = ['HS256', 'HS384', 'HS512'];
@@ -127,6 +134,7 @@ export function jwtSettings(options: JwtAuthOptions): JwtSettings {
     security: options.security,
     jwksCooldown: nonNegative(options.jwksCooldown, 30_000, 'jwksCooldown', fail),
     fetchTimeout: nonNegative(options.fetchTimeout, 5_000, 'fetchTimeout', fail),
+    cache: cacheSettings(options.cache, fail),
   };
 }
 
@@ -169,6 +177,14 @@ function httpUrl(value: unknown, option: string, fail: Fail): URL {
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw fail(option, `${JSON.stringify(value)} is not an http(s) URL`);
   return url;
+}
+
+function cacheSettings(cache: JwtAuthOptions['cache'], fail: Fail): { max: number; ttl: number } {
+  if (cache === false) return { max: 0, ttl: 0 };
+  if (cache !== undefined && (cache === null || typeof cache !== 'object')) throw fail('cache', 'give { max, ttl } or false');
+  const max = nonNegative(cache?.max, 1000, 'cache.max', fail);
+  if (!Number.isInteger(max)) throw fail('cache.max', `${max} is not a whole number`);
+  return { max, ttl: nonNegative(cache?.ttl, 60, 'cache.ttl', fail) * 1000 };
 }
 
 function nonNegative(value: unknown, fallback: number, option: string, fail: Fail): number {

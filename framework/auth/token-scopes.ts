@@ -1,17 +1,15 @@
 
 /**
- * Whether a token's claims grant every scope of `guard` (the guard's own) and `route` (the route's `@Scopes`):
- * the scopes are `scope` (space-separated, RFC 8693) or `scp` (a list, or one string, as Azure AD and Okta send).
- * Read once per token, only when a scope is needed.
+ * Whether the scopes a token grants (read once, see {@link grantedScopes}) hold every scope of `guard` (the
+ * guard's own) and `route` (the route's `@Scopes`); matched whole, never as a prefix.
  *
  * @example
  * ```ts
- * grants({ scope: 'tasks:read tasks:write' }, [], ['tasks:write']); // true
- * grants({ scp: ['tasks:read'] }, [], ['tasks:write']);             // false
+ * grants(['tasks:read', 'tasks:write'], [], ['tasks:write']); // true
+ * grants(['tasks:read'], [], ['tasks:write']);                // false
  * ```
  */
-export function grants(payload: Readonly<Record<string, unknown>>, guard: readonly string[], route: readonly string[] | undefined): boolean {
-  const granted = grantedScopes(payload);
+export function grants(granted: readonly string[], guard: readonly string[], route: readonly string[] | undefined): boolean {
   for (const scope of guard) if (!granted.includes(scope)) return false;
   if (route) for (const scope of route) if (!granted.includes(scope)) return false;
   return true;
