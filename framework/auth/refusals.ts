@@ -30,10 +30,11 @@ export type Refusal = keyof typeof REFUSALS;
 export function refusalOf(error: unknown): Refusal {
   if (error instanceof errors.JWTExpired) return 'expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
+    // `invalid`: a claim of the wrong type (`"nbf": "soon"`), whichever it is.
+    if (error.reason === 'invalid') return 'claims';
     if (error.claim === 'nbf') return 'notYetValid';
     if (error.claim === 'iss') return 'issuer';
     if (error.claim === 'aud') return 'audience';
-    if (error.claim === 'exp') return 'expired';
     return 'claims';
   }
   if (error instanceof errors.JOSEAlgNotAllowed) return 'algorithm';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { jwtAuth } from '../auth';
@@ -118,6 +119,16 @@ describe('jwtAuth refuses, each with 401, an RFC 6750 challenge and a body that 
     const client = guarded(jwtAuth({ secret: SECRET, audience: ['tasks', 'billing'] }));
     assert.deepEqual(refusal(await client.get('/me', bearer(await token(SECRET, { aud: 'admin' })))), invalid('The token audience is not accepted'));
     assert.equal((await client.get('/me', bearer(await token(SECRET, { aud: ['other', 'billing'] })))).status, 200);
+  });
+
+  it('a claim of the wrong type (exp or nbf not a number)', async () => {
+    const client = guarded(jwtAuth({ secret: SECRET }));
+    const odd = await token(SECRET, { nbf: 'soon' } as never);
+    assert.deepEqual(refusal(await client.get('/me', bearer(odd))), invalid('The token claims are invalid'));
+    const [head] = (await token(SECRET)).split('.');
+    const payload = Buffer.from(JSON.stringify({ sub: 'ada', exp: 'never' })).toString('base64url');
+    const signature = createHmac('sha256', SECRET).update(`${head}.${payload}`).digest('base64url');
+    assert.deepEqual(refusal(await client.get('/me', bearer(`${head}.${payload}.${signature}`))), invalid('The token claims are invalid'));
   });
 
   it('honours clockTolerance on exp and nbf', async () => {
