@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { BaseRouter, Get, Injectable, InjectionToken, Post, Request, router, type RequestOutcome } from '../index';
 import { Depends, Header, Query } from '../param';
@@ -134,5 +136,22 @@ describe('request-scoped dependencies', () => {
       { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } },
     ]);
     assert.ok(operation.responses['422']);
+  });
+
+  it('answers in the same turn when every part is synchronous, as a plain GET is', async () => {
+    const calls: Calls = [];
+    const { app } = scopedApp(calls);
+    await app.start();
+    for (const path of ['/scoped', '/scoped/plain']) {
+      const req = new IncomingMessage(new Socket());
+      Object.assign(req, { method: 'GET', url: path, headers: { host: 'x' }, complete: true });
+      req.push(null);
+      const res = new ServerResponse(req);
+      let ended = false;
+      res.end = (() => { ended = true; return res; }) as typeof res.end;
+      app.handler(req, res);
+      assert.equal(ended, true, `${path} is written before the listener returns`);
+    }
+    await app.stop();
   });
 });
