@@ -44,7 +44,7 @@ export const messages = {
       `Import createApiClient from ${out}/index.ts; the project using it needs openapi-fetch: npm install openapi-fetch`,
     dryRun: 'Dry run: nothing was written.',
     outIsFile: (out: string) => `--out ${out} is a file: give a folder (the client is schema.d.ts and index.ts)`,
-    cannotWrite: (out: string, reason: string) => `cannot create ${out}: ${reason}`,
+    cannotWrite: (out: string, reason: string) => `cannot write ${out}: ${reason}`,
   },
   test: {
     description: "Run the project's tests (tests/**/*.test.ts) with node's test runner, no install needed.",
