@@ -50,7 +50,8 @@ export function classParameters(valueClass: ValueClass): ParameterObject[] {
 }
 
 function schemaOf(property: ValueProperty, read: Schema): Schema {
-  const fallback = property.default instanceof Date ? property.default.toISOString() : property.default;
+  // A Date default is most often `new Date()`: the moment the class was read, no value to document.
+  const fallback = property.default instanceof Date ? undefined : property.default;
   const withDefault = (schema: Schema) => (fallback === undefined || fallback === null ? schema : { ...schema, default: fallback });
   if (!property.array) return withDefault(typed(property.type, read));
   const items = typeof read.items === 'object' && read.items !== null ? (read.items as Schema) : {};
