@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { IsString } from 'class-validator';
 import { BaseRouter, Delete, Get, Post, router, Use } from '../index';
 import { jwtAuth, Scopes } from '../auth';
@@ -121,7 +122,7 @@ describe('@Scopes checked by jwtAuth', () => {
 });
 
 describe('the OpenAPI document of scoped routes', () => {
-  it("lists each operation's scopes on the bearer JWT scheme and documents a 403", () => {
+  it("lists each operation's scopes on the bearer JWT scheme and documents a 403, in a valid OpenAPI 3.1 document", async () => {
     const document = new BaseRouter({ logger: silentLogger() }).includeRouter(TaskRouter).includeRouter(AdminRouter).openapi();
     assert.deepEqual(document.components?.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
     assert.deepEqual(document.paths['/tasks'].get.security, [{ bearerAuth: [] }]);
@@ -130,9 +131,10 @@ describe('the OpenAPI document of scoped routes', () => {
     assert.equal(document.paths['/tasks'].get.responses['403'], undefined);
     assert.ok(['201', '401', '403', '422'].every((status) => status in document.paths['/tasks'].post.responses));
     assert.match(document.paths['/tasks'].post.responses['403'].description, /lacks a scope/);
+    await SwaggerParser.validate(structuredClone(document) as never);
   });
 
-  it('declares openIdConnect with discovery, and the scheme a guard is given (oauth2)', () => {
+  it('declares openIdConnect with discovery, and the scheme a guard is given (oauth2)', async () => {
     class Reports extends router('/reports') {
       @Get('') @Scopes('reports:read') list() {
         return [];
@@ -151,5 +153,6 @@ describe('the OpenAPI document of scoped routes', () => {
       .openapi();
     assert.deepEqual(oauth2.components?.securitySchemes, { oauth2: { type: 'oauth2', flows } });
     assert.deepEqual(oauth2.paths['/reports'].get.security, [{ oauth2: ['reports:read'] }]);
+    for (const document of [oidc, oauth2]) await SwaggerParser.validate(structuredClone(document) as never);
   });
 });
