@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { responseShapeProblems } from 'trellis/inspect';
 import { createLogger, loadProject, runtimeMessages } from 'trellis/internal';
 import { CliError } from '../cli-error';
@@ -27,40 +27,43 @@ export interface ClientOptions {
  * ```
  */
 export async function generateClient(path: string, options: ClientOptions, say: (line: string) => void): Promise<string[]> {
-  if (options.out !== undefined) refuseFile(resolve(options.out)); // before the seconds loading takes
+  if (options.out !== undefined) refuseFile(resolve(options.out), join(options.out)); // before the seconds loading takes
   const { project, app } = loadProject(path, { logger: createLogger({ level: 'silent' }) });
   // A response whose type cannot be read: `trellis run` would refuse to start, and the client would say `unknown`.
   const [unshaped] = responseShapeProblems(app);
   if (unshaped) throw new CliError(runtimeMessages.run.appInvalid(project.display, unshaped.message));
+  // Paths are shown as the user gave them: `--out` as typed, else the project's path and client/.
+  const shown = options.out === undefined ? join(project.display, 'client') : join(options.out);
   const out = options.out === undefined ? join(project.dir, 'client') : resolve(options.out);
-  refuseFile(out);
+  refuseFile(out, shown);
   const files = await renderClient(app.openapi());
-  if (!options.dryRun) makeFolder(out);
+  if (!options.dryRun) makeFolder(out, shown);
   const written: string[] = [];
   for (const file of files) {
-    const target = join(out, file.name);
-    if (!options.dryRun) writeFileSync(target, file.text);
-    say(messages.client.file(shown(target), Buffer.byteLength(file.text)));
-    written.push(target);
+    if (!options.dryRun) write(join(out, file.name), file.text, join(shown, file.name));
+    say(messages.client.file(join(shown, file.name), Buffer.byteLength(file.text)));
+    written.push(join(out, file.name));
   }
-  say(options.dryRun ? messages.client.dryRun : messages.client.next(shown(out)));
+  say(options.dryRun ? messages.client.dryRun : messages.client.next(shown));
   return written;
 }
 
-function refuseFile(out: string): void {
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new CliError(messages.client.outIsFile(shown(out)));
+function refuseFile(out: string, shown: string): void {
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new CliError(messages.client.outIsFile(shown));
 }
 
-function makeFolder(out: string): void {
+function makeFolder(out: string, shown: string): void {
   try {
     mkdirSync(out, { recursive: true });
   } catch (error) {
-    throw new CliError(messages.client.cannotWrite(shown(out), (error as NodeJS.ErrnoException).code ?? String(error)));
+    throw new CliError(messages.client.cannotWrite(shown, (error as NodeJS.ErrnoException).code ?? String(error)));
   }
 }
 
-/** A path as the user sees it: relative to where the command runs when inside it. */
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') ? rel : path;
+function write(file: string, text: string, shown: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new CliError(messages.client.cannotWrite(shown, (error as NodeJS.ErrnoException).code ?? String(error)));
+  }
 }

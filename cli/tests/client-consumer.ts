@@ -40,7 +40,20 @@ export function writeConsumer(dir: string): void {
   writeFileSync(join(dir, 'main.ts'), MAIN);
   const node = { ...COMPILER, module: 'node16', moduleResolution: 'node16', types: ['node'], outDir: 'dist' };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: node, files: ['main.ts'] }));
-  const bundler = { ...COMPILER, module: 'esnext', moduleResolution: 'bundler', types: [], noEmit: true };
+  // Vite's template (tsconfig.app.json): no Node types, module syntax kept as written.
+  const bundler = {
+    ...COMPILER,
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    types: [],
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    moduleDetection: 'force',
+    erasableSyntaxOnly: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+  };
   writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: bundler, files: ['app.ts'] }));
 }
 

@@ -48,9 +48,9 @@ describe('trellis client', () => {
 
   it('lists the files with --dry-run and writes nothing', async () => {
     const { dir, project } = workspace();
-    const result = await client(['--dry-run', '--out', 'web/api', 'project'], dir);
+    const result = await client(['--dry-run', '--out', '../web/api/'], project);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^ {2}WRITE web\/api\/schema\.d\.ts \(\d+ bytes\)\n {2}WRITE web\/api\/index\.ts \(\d+ bytes\)\nDry run: nothing was written\.\n$/);
+    assert.match(result.stdout, /^ {2}WRITE \.\.\/web\/api\/schema\.d\.ts \(\d+ bytes\)\n {2}WRITE \.\.\/web\/api\/index\.ts \(\d+ bytes\)\nDry run: nothing was written\.\n$/);
     assert.equal(existsSync(join(dir, 'web')), false);
     assert.equal(existsSync(join(project, 'client')), false);
   });
@@ -125,7 +125,7 @@ describe('trellis client refusals: one line, exit 1', () => {
     const file = await client(['--out', 'notes.txt', 'project'], dir);
     assert.deepEqual([file.code, file.stdout, file.stderr], [1, '', 'trellis: --out notes.txt is a file: give a folder (the client is schema.d.ts and index.ts)\n']);
     const under = await client(['--out', 'notes.txt/api', 'project'], dir);
-    assert.deepEqual([under.code, under.stdout, under.stderr], [1, '', 'trellis: cannot create notes.txt/api: ENOTDIR\n']);
+    assert.deepEqual([under.code, under.stdout, under.stderr], [1, '', 'trellis: cannot write notes.txt/api: ENOTDIR\n']);
     assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'mine\n');
   });
 });
