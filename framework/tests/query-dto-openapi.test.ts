@@ -65,6 +65,21 @@ describe('@Query() / @Header() classes in the OpenAPI document', () => {
     await SwaggerParser.validate(structuredClone(document) as never);
   });
 
+  it('documents an array default, and no Date default (the moment the class was read)', () => {
+    class Dated {
+      @IsDate() until = new Date();
+      @IsString({ each: true }) tags: string[] = [];
+    }
+    class DatedRouter extends router('/dated') {
+      @Get() list(@Query() query: Dated) { return { count: query.tags.length }; }
+    }
+    const paths = new BaseRouter().includeRouter(new DatedRouter()).openapi().paths;
+    assert.deepEqual((paths['/dated'] as typeof document.paths[string]).get!.parameters, [
+      { name: 'until', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
+      { name: 'tags', in: 'query', required: false, explode: true, schema: { type: 'array', items: { type: 'string' }, default: [] } },
+    ]);
+  });
+
   it('adds no component for the classes themselves', () => {
     const schemas = Object.keys(document.components?.schemas ?? {});
     assert.ok(!schemas.includes('ListQuery') && !schemas.includes('TraceHeaders'), schemas.join(', '));
