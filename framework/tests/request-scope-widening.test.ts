@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BaseRouter, Get, Inject, Injectable, InjectionToken, Middleware, Request, router, type CallNext } from '../index';
-import { Depends, Header } from '../param';
+import { Body, Depends, Header } from '../param';
 import { TrellisError } from '../framework-error';
 import { dryStart } from '../inspect-start';
 
@@ -128,5 +128,51 @@ describe('scope widening: a singleton that depends on a request-scoped provider'
     assert.equal(code, 'TRELLIS_ERR_UNKNOWN_DEPENDENCY');
     assert.equal(details.consumer, 'MissingRouter.one');
     assert.equal(details.dependency, 'Missing');
+  });
+
+  it('refuses a request-scoped constructor taking the body, and @Depends() of an interface type', async () => {
+    class NoteIn {}
+    @Injectable({ scope: 'request' })
+    class Draft {
+      constructor(@Body() readonly note: NoteIn) {}
+    }
+    @Injectable()
+    class DraftRouter extends router('/drafts') {
+      @Get() one(@Depends() draft: Draft) { return String(draft); }
+    }
+    const body = await refusal(() => new BaseRouter({ docs: false, sourceTypes: false }).includeRouter(DraftRouter));
+    assert.equal(body.code, 'TRELLIS_ERR_DEPENDENCY_PARAM');
+    assert.deepEqual(body.details, { consumer: 'Draft', parameter: 1, decorator: '@Body()' });
+
+    interface Clock { now(): number }
+    @Injectable()
+    class ClockRouter extends router('/clock') {
+      @Get() one(@Depends() clock: Clock) { return clock.now(); }
+    }
+    const typed = await refusal(() => new BaseRouter({ docs: false, sourceTypes: false }).includeRouter(ClockRouter));
+    assert.equal(typed.code, 'TRELLIS_ERR_UNINJECTABLE_PARAMETER');
+    assert.equal(typed.details.consumer, 'ClockRouter.one');
+  });
+
+  it('refuses a provider scope that is neither singleton nor request', () => {
+    assert.throws(
+      () => new BaseRouter({ docs: false }).provide({ provide: 'X', useValue: 1, scope: 'session' } as never),
+      (error: unknown) => error instanceof TrellisError && error.code === 'TRELLIS_ERR_INVALID_PROVIDER' && /scope is 'singleton' or 'request'/.test(error.message),
+    );
+  });
+
+  it('takes @Depends(token) on a constructor as @Inject(token)', async () => {
+    const GREETING = new InjectionToken<string>('Greeting');
+    @Injectable({ scope: 'request' })
+    class Greeter {
+      constructor(@Depends(GREETING) readonly greeting: string) {}
+    }
+    @Injectable()
+    class HelloRouter extends router('/hello') {
+      @Get() one(@Depends() greeter: Greeter) { return { greeting: greeter.greeting }; }
+    }
+    const app = new BaseRouter({ docs: false, sourceTypes: false }).provide({ provide: GREETING, useValue: 'hi' }).includeRouter(HelloRouter);
+    const { TestClient } = await import('../testing');
+    assert.deepEqual((await new TestClient(app).get('/hello')).json(), { greeting: 'hi' });
   });
 });
