@@ -26,7 +26,7 @@ describe('what a CLI start loads', () => {
       const files = Object.keys(require.cache).map((file) => require('node:path').relative(process.cwd(), file));
       console.log(JSON.stringify({ names, files: files.filter((file) => !file.startsWith('node_modules')) }));
     `) as { names: string[]; files: string[] };
-    assert.deepEqual(loaded.names, ['create', 'add', 'run', 'build', 'client', 'db', 'doctor', 'test']);
+    assert.deepEqual(loaded.names, ['create', 'add', 'run', 'build', 'client', 'token', 'db', 'doctor', 'test']);
     const heavy = loaded.files.filter((file) => /^(generators|framework|runtime)\/|^cli\/(doctor|project|build|client)\//.test(file));
     assert.deepEqual(heavy, []);
     assert.ok(loaded.files.includes('cli/commands/run.ts'));
