@@ -44,7 +44,10 @@ export class RequestScope {
   }
 
   #end(response: Response): Response | Promise<Response> {
-    if (this.created.length === 0) return response;
+    // Nothing to tear down (the usual case): no outcome, no closure.
+    let last = this.created.length - 1;
+    while (last >= 0 && typeof (this.created[last] as { onRequestEnd?: unknown } | null)?.onRequestEnd !== 'function') last--;
+    if (last < 0) return response;
     const res = this.#request[RESPONSE];
     const aborted = res.destroyed && !res.writableEnded;
     const outcome: RequestOutcome = { ok: !this.#failed && !aborted && response.status < 400, status: response.status, aborted };
@@ -74,7 +77,7 @@ export class RequestScope {
         }
       }
     };
-    const done = tearDown(this.created.length - 1);
+    const done = tearDown(last);
     return done ? done.then(answer) : answer();
   }
 }
