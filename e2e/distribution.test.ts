@@ -16,7 +16,7 @@ const CLI = join(ROOT, 'bin', 'trellis.js');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const { version } = require(join(ROOT, 'package.json')) as { version: string };
 /** The packages only the command-line tool uses (commander is also nunjucks's, at another major: checked apart). */
-const CLI_ONLY = ['trellis-cli', 'node-plop', '@inquirer/prompts', '@inquirer/core', 'inquirer', 'ora', 'handlebars', 'rxjs', '@apidevtools/swagger-parser', 'validate-npm-package-name'];
+const CLI_ONLY = ['trellis-cli', 'node-plop', '@inquirer/prompts', '@inquirer/core', 'inquirer', 'ora', 'handlebars', 'rxjs', '@apidevtools/swagger-parser', 'validate-npm-package-name', 'openapi-typescript'];
 const CLI_COMMANDER = (require(join(ROOT, 'cli', 'package.json')) as { dependencies: Record<string, string> }).dependencies.commander;
 const work = mkdtempSync(join(tmpdir(), 'trellis-distribution-'));
 const servers: Serving[] = [];
