@@ -4,7 +4,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import { TrellisError } from '../framework-error';
 import type { Class } from '../core/types';
 import type { ParamDefinition } from '../metadata';
-import { fallbackReason, metadataOf } from './compiled/plan';
+import { metadataOf } from './compiled/plan';
 import { groupByProperty } from './compiled/grouping';
 import { transformer } from './declared-shape';
 
@@ -83,16 +83,14 @@ export function valueClassOf(label: string, param: ParamDefinition, designType: 
     if (metadatas.some((m) => m.type === 'nestedValidation') || (typeof design === 'function' && !NOT_CLASSES.has(design))) {
       throw refuse(property, 'is an object, and query strings and headers are flat: declare its fields on the class itself');
     }
+    const unrunnable = metadatas.map(unrunnableRule).find((rule) => rule !== undefined);
+    if (unrunnable) throw refuse(property, `has ${unrunnable}, which a query or header class cannot run: use synchronous rules without groups`);
     const value = defaults[property];
     const array = design === Array || Array.isArray(value) || metadatas.some(isArrayRule);
     const optional = metadatas.some((m) => m.type === 'conditionalValidation');
     const type = array ? itemType(cls, property, metadatas) : scalarType(design, metadatas, value);
     return { property, key: keyOf(location, property), type, array, required: !optional && value === undefined, default: value };
   });
-  // Rules only class-validator runs are run by its validateSync: an async one would be skipped, groups never apply.
-  const fallback = fallbackReason(cls);
-  const unrunnable = fallback && /^([^:]*): (async constraint|@ValidatePromise|validation groups)/.exec(fallback);
-  if (unrunnable) throw refuse(unrunnable[1].slice(cls.name.length + 1), `has ${unrunnable[2]}, which a query or header class cannot run: use synchronous rules without groups`);
   const valueClass: ValueClass = { cls, location, properties };
   if (!byLocation) cache.set(cls, (byLocation = new Map()));
   byLocation.set(location, valueClass);
@@ -113,6 +111,16 @@ export function keyOf(location: 'query' | 'header', property: string): string {
   if (location === 'query') return property;
   if (property.includes('-')) return property.toLowerCase();
   return property.replace(/[A-Z]/g, (letter, at: number) => (at === 0 ? '' : '-') + letter.toLowerCase());
+}
+
+// Rules the compiler leaves to class-validator run through its validateSync, which skips async ones; groups never apply.
+function unrunnableRule(metadata: ValidationMetadata): string | undefined {
+  if (metadata.groups && metadata.groups.length) return 'validation groups';
+  if (metadata.type === 'promiseValidation') return '@ValidatePromise()';
+  if (metadata.type !== 'customValidation' && metadata.type !== 'isDefined') return undefined;
+  const constraints = getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
+  const asynchronous = constraints.find((constraint) => constraint.async);
+  return asynchronous ? `the async constraint ${asynchronous.name}` : undefined;
 }
 
 const ARRAY_RULES = new Set(['isArray', 'arrayMinSize', 'arrayMaxSize', 'arrayNotEmpty', 'arrayContains', 'arrayNotContains', 'arrayUnique']);

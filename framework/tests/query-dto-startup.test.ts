@@ -75,7 +75,20 @@ describe('@Query() / @Header() classes refused at startup', () => {
       @Get() list(@Query() query: Lookup) { return query; }
     }
     assert.throws(() => new BaseRouter().includeRouter(new Async()), (error: TrellisError) =>
-      error.code === 'TRELLIS_ERR_PARAM_CLASS_PROPERTY' && error.details.property === 'Lookup.name' && /async constraint/.test(String(error.details.reason)));
+      error.code === 'TRELLIS_ERR_PARAM_CLASS_PROPERTY' && error.details.property === 'Lookup.name' && error.details.reason === 'has the async constraint isFree, which a query or header class cannot run: use synchronous rules without groups');
+  });
+
+  it('validation groups, which never apply to a query: TRELLIS_ERR_PARAM_CLASS_PROPERTY', () => {
+    class Grouped {
+      @IsString({ groups: ['admin'] }) name!: string;
+    }
+    class Groups extends router('/g') {
+      @Get() list(@Query() query: Grouped) { return query; }
+    }
+    refused(Groups, 'TRELLIS_ERR_PARAM_CLASS_PROPERTY', {
+      handler: 'Groups.list', location: 'query', property: 'Grouped.name',
+      reason: 'has validation groups, which a query or header class cannot run: use synchronous rules without groups',
+    });
   });
 
   it('a property named constructor: TRELLIS_ERR_PARAM_CLASS_PROPERTY', () => {
