@@ -58,6 +58,14 @@ export function parameterNames(cls: Function): string[] {
   return [];
 }
 
+/** The parameter names of a method (a handler), read from its source as {@link parameterNames} reads a constructor's. */
+export function methodParameterNames(method: Function | undefined): string[] {
+  const text = method ? source(method) : '';
+  const open = text.indexOf('(');
+  if (open < 0) return [];
+  return splitTopLevel(text.slice(open + 1, closing(text, open))).map((param) => /^[\s.]*([A-Za-z_$][\w$]*)/.exec(param)?.[1] ?? '');
+}
+
 function source(cls: Function): string {
   try {
     return Function.prototype.toString.call(cls);

@@ -1,4 +1,4 @@
-import type { ConstructorParameter } from '../injection/parameters';
+import { methodParameterNames, type ConstructorParameter } from '../injection/parameters';
 import type { DependencyPlan } from '../injection/dependency-plan';
 import { requestValidationFailure, type ValidationDetail } from '../http-exception';
 import type { RouteInfo } from '../routing/route-info';
@@ -8,14 +8,15 @@ import { valueExtractor, type SyncExtractor } from './arguments';
 import type { RequestScope } from './request-scope';
 
 /** A route's `@Depends()` parameters, in order: where each goes among the handler's arguments and what it asks for. */
-export function dependencyParameters(route: Pick<RouteInfo, 'params' | 'paramTypes'>): Array<{ index: number; parameter: ConstructorParameter }> {
-  return route.params
-    .filter((param) => param.kind === 'dependency')
-    .sort((a, b) => a.index - b.index)
-    .map((param) => {
-      const token = (param.token ?? route.paramTypes[param.index]) as ConstructorParameter['token'];
-      return { index: param.index, parameter: { position: param.index + 1, name: `@Depends() #${param.index + 1}`, token, explicit: param.token !== undefined } };
-    });
+export function dependencyParameters(route: Pick<RouteInfo, 'params' | 'paramTypes' | 'router' | 'handlerName'>): Array<{ index: number; parameter: ConstructorParameter }> {
+  const params = route.params.filter((param) => param.kind === 'dependency').sort((a, b) => a.index - b.index);
+  if (!params.length) return [];
+  const names = methodParameterNames((route.router.prototype as Record<string | symbol, Function | undefined>)[route.handlerName]);
+  return params.map((param) => {
+    const token = (param.token ?? route.paramTypes[param.index]) as ConstructorParameter['token'];
+    const name = `@Depends() ${names[param.index] || `#${param.index + 1}`}`;
+    return { index: param.index, parameter: { position: param.index + 1, name, token, explicit: param.token !== undefined } };
+  });
 }
 
 /**
@@ -33,7 +34,7 @@ export interface RouteDependencies {
   place(scope: RequestScope, args: unknown[]): void;
 }
 
-export function compileDependencies(route: Pick<RouteInfo, 'params' | 'paramTypes' | 'path'>, plan: DependencyPlan): RouteDependencies {
+export function compileDependencies(route: Pick<RouteInfo, 'params' | 'paramTypes' | 'path' | 'router' | 'handlerName'>, plan: DependencyPlan): RouteDependencies {
   const { steps } = plan;
   const indexes = dependencyParameters(route).map(({ index }) => index);
   const readAt: number[] = [];

@@ -126,8 +126,7 @@ describe('scope widening: a singleton that depends on a request-scoped provider'
     }
     const { code, details } = await refusal(() => new BaseRouter({ docs: false, sourceTypes: false }).includeRouter(MissingRouter));
     assert.equal(code, 'TRELLIS_ERR_UNKNOWN_DEPENDENCY');
-    assert.equal(details.consumer, 'MissingRouter.one');
-    assert.equal(details.dependency, 'Missing');
+    assert.deepEqual(details, { consumer: 'MissingRouter.one', dependency: 'Missing', parameter: 1, name: '@Depends() missing' });
   });
 
   it('refuses a request-scoped constructor taking the body, and @Depends() of an interface type', async () => {
