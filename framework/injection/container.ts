@@ -1,4 +1,5 @@
 import { TrellisError } from '../framework-error';
+import { metadataChain } from '../metadata';
 import { startupFailure } from '../lifecycle/hooks';
 import type { Class } from '../core/types';
 import { Request } from '../request';
@@ -306,17 +307,25 @@ export function hasHooks(target: unknown): boolean {
 }
 
 /**
- * Whether the container would pass a provided `service` to some constructor parameter of `consumer`: a
- * parameter declared as the service's class or as a base class of it, or an `@Inject` of that class.
+ * Whether the container would pass a provided `service` to `consumer`: to a constructor parameter declared as the
+ * service's class or as a base class of it (or an `@Inject` of that class), or to a handler's `@Depends()` parameter.
  *
  * @example
  * ```ts
  * injects(TaskRouter, TaskService); // true: constructor(private readonly tasks: TaskService)
+ * injects(TaskRouter, UnitOfWork); // true: create(@Depends() uow: UnitOfWork)
  * injects(TaskRouter, Mailer); // false
  * ```
  */
 export function injects(consumer: Class, service: Class): boolean {
-  return (constructorParameters(consumer) ?? []).some(
-    ({ token }) => typeof token === 'function' && !uninjectable(token) && (service === token || service.prototype instanceof token),
-  );
+  const takes = (token: unknown) => typeof token === 'function' && !uninjectable(token) && (service === token || service.prototype instanceof token);
+  if ((constructorParameters(consumer) ?? []).some(({ token }) => takes(token))) return true;
+  for (const metadata of metadataChain(consumer)) {
+    for (const [handler, params] of metadata.params) {
+      if (handler === 'constructor') continue;
+      const types: unknown[] = Reflect.getMetadata('design:paramtypes', consumer.prototype, handler) ?? [];
+      if (params.some((param) => param.kind === 'dependency' && takes(param.token ?? types[param.index]))) return true;
+    }
+  }
+  return false;
 }
