@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BaseRouter, Config } from '../../framework/index';
@@ -52,6 +52,12 @@ for (const db of [false, true]) {
     after(async () => {
       await client?.close();
       cwd.remove();
+    });
+
+    it('shows in its README the challenges it sends', () => {
+      const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+      assert.ok(readme.includes(`# WWW-Authenticate: ${CHALLENGE}\n`), CHALLENGE);
+      assert.ok(readme.includes(`# WWW-Authenticate: ${INSUFFICIENT}\n`), INSUFFICIENT);
     });
 
     it('lists and reads tasks without a token', async () => {
