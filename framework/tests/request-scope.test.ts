@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { BaseRouter, Get, Injectable, InjectionToken, Post, Request, router, type RequestOutcome } from '../index';
-import { Depends, Header, Query } from '../param';
+import { Depends, Header, Path, Query, Req } from '../param';
 import { HTTPException } from '../http-exception';
 import { TestClient } from '../testing';
 import { capturedLog } from './fixtures/captured-log';
@@ -153,5 +153,22 @@ describe('request-scoped dependencies', () => {
       assert.equal(ended, true, `${path} is written before the listener returns`);
     }
     await app.stop();
+  });
+
+  it('gives a constructor @Req(), @Path and optional @Query values as a handler gets them', async () => {
+    @Injectable({ scope: 'request' })
+    class Lookup {
+      constructor(@Req() readonly request: Request, @Path('id', { type: 'integer' }) readonly id: number, @Query('q', { default: null }) readonly q: string | null) {}
+    }
+    @Injectable()
+    class ItemRouter extends router('/items/{id}') {
+      @Get() one(@Depends() lookup: Lookup, @Path('id', { type: 'integer' }) id: number) {
+        return { id: lookup.id, same: id === lookup.id, q: lookup.q, method: lookup.request.method };
+      }
+    }
+    const client = new TestClient(new BaseRouter({ docs: false, sourceTypes: false }).includeRouter(ItemRouter));
+    assert.deepEqual((await client.get('/items/7', { query: { q: 'x' } })).json(), { id: 7, same: true, q: 'x', method: 'GET' });
+    assert.deepEqual((await client.get('/items/8')).json(), { id: 8, same: true, q: null, method: 'GET' });
+    assert.equal((await client.get('/items/eight')).status, 422);
   });
 });
