@@ -174,4 +174,20 @@ describe('scope widening: a singleton that depends on a request-scoped provider'
     const { TestClient } = await import('../testing');
     assert.deepEqual((await new TestClient(app).get('/hello')).json(), { greeting: 'hi' });
   });
+
+  it('reports request-scoped providers that need each other as a cycle', async () => {
+    const A = new InjectionToken<unknown>('A');
+    const B = new InjectionToken<unknown>('B');
+    @Injectable()
+    class CycleRouter extends router('/cycle') {
+      @Get() one(@Depends(A) a: unknown) { return String(a); }
+    }
+    const { code, details } = await refusal(() =>
+      new BaseRouter({ docs: false, sourceTypes: false })
+        .provide({ provide: A, scope: 'request', useFactory: (b: unknown) => b, inject: [B] }, { provide: B, scope: 'request', useFactory: (a: unknown) => a, inject: [A] })
+        .includeRouter(CycleRouter),
+    );
+    assert.equal(code, 'TRELLIS_ERR_CIRCULAR_DEPENDENCY');
+    assert.deepEqual(details, { cycle: 'factory of A -> factory of B -> factory of A' });
+  });
 });
