@@ -1,6 +1,6 @@
 /**
  * trellis/auth: who is calling. `jwtAuth` verifies bearer JWTs (a secret, a public key, a JWKS or OpenID Connect
- * discovery) with jose, sets `request.user` to the claims and checks the scopes routes need (`@Scopes`);
+ * discovery) with jose (`JwtAuth`, its class, is extended to take options from injected services), sets `request.user` to the claims and checks the scopes routes need (`@Scopes`);
  * `apiKeyAuth` checks an API key; `signToken` mints tokens for tests. The only entry that loads jose: an app
  * without it never does. See docs/guide/authentication.md and docs/reference/auth.md.
  *
@@ -17,6 +17,7 @@
  * ```
  */
 export { jwtAuth } from './auth/jwt-auth';
+export { JwtAuth } from './auth/jwt-guard';
 export type { JwtAuthOptions } from './auth/options';
 export { apiKeyAuth } from './auth/api-key';
 export type { ApiKeyAuthOptions, ApiKeyLookup } from './auth/api-key';

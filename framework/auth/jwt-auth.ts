@@ -1,6 +1,5 @@
-import type { Middleware } from '../middleware';
-import { JwtGuard } from './jwt-guard';
-import { jwtSettings, type JwtAuthOptions } from './options';
+import { JwtAuth } from './jwt-guard';
+import type { JwtAuthOptions } from './options';
 
 /**
  * A guard that verifies `Authorization: Bearer <jwt>`, sets `request.user` to the token's claims and checks the
@@ -8,7 +7,8 @@ import { jwtSettings, type JwtAuthOptions } from './options';
  * Refusals: 401 `{ "error": ... }` with `WWW-Authenticate: Bearer error="invalid_token", error_description="..."`
  * (a request without a token: `Bearer`, with the realm if set), 403 with `error="insufficient_scope",
  * scope="..."`. Options are checked at once (`TRELLIS_ERR_AUTH_OPTION`). Documented in OpenAPI as an http bearer
- * JWT scheme (`openIdConnect` with discovery), each route's requirement listing its scopes.
+ * JWT scheme (`openIdConnect` with discovery), each route's requirement listing its scopes. It is
+ * `new JwtAuth(options)`: extend {@link JwtAuth} to build the options from injected services.
  *
  * @example
  * ```ts
@@ -16,6 +16,6 @@ import { jwtSettings, type JwtAuthOptions } from './options';
  * @Use(jwtAuth({ jwksUri: 'https://login.example.com/jwks.json' })) class AdminRouter ...    // one router
  * ```
  */
-export function jwtAuth(options: JwtAuthOptions): Middleware {
-  return new JwtGuard(jwtSettings(options));
+export function jwtAuth(options: JwtAuthOptions): JwtAuth {
+  return new JwtAuth(options);
 }

@@ -4,24 +4,50 @@ import { Middleware, type CallNext } from '../middleware';
 import { report } from '../report';
 import type { Request, User } from '../request';
 import type { Response } from '../response';
-import type { SecurityScheme } from '../security';
+import { TrellisError } from '../framework-error';
+import { bearerAuth, type SecurityDeclaration, type SecurityScheme } from '../security';
 import { CHECKS_SCOPES, SCOPES } from '../symbols';
+import { isScopeName } from '../decorators/scopes';
 import { Challenges } from './challenge';
 import { discoveryUrl } from './discovery';
 import { keyResolver } from './keys';
-import type { JwtSettings } from './options';
+import { jwtSettings, type JwtAuthOptions, type JwtSettings } from './options';
 import { REFUSALS, refusalOf, type Refusal } from './refusals';
 import { grants, neededScopes } from './token-scopes';
 import { VerifiedTokens, type Verified } from './verified-tokens';
 
 /**
- * The guard `jwtAuth` returns: verifies `Authorization: Bearer <jwt>` with jose's `jwtVerify` (the key imported
- * once, the options built once), sets `request.user` to the claims, checks the scopes the route needs, and
+ * The guard `jwtAuth` returns, as a class a project can extend to take its options from injected services:
+ * verifies `Authorization: Bearer <jwt>` with jose's `jwtVerify` (the key imported once, the options built once),
+ * sets `request.user` to the claims, checks the scopes the route needs (`@Scopes`, and the guard's own), and
  * answers 401/403 with RFC 6750 challenges otherwise.
+ *
+ * A subclass is what the OpenAPI document reads without building it, so it declares there what the document
+ * shows: `static security` (the scheme; by default http bearer JWT named `bearerAuth`) and `static scopes`
+ * (needed by every route behind it; none by default). Its options must not repeat them: `schemeName`,
+ * `security` or `scopes` given to `super()` refuse the start (`TRELLIS_ERR_AUTH_OPTION`).
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class RequireWriter extends JwtAuth {
+ *   static readonly security = bearerAuth({ schemeName: 'bearerJwt', bearerFormat: 'JWT' });
+ *   constructor(config: Config) {
+ *     super({ secret: config.section('auth', AuthSettings).secret, realm: 'tasks' });
+ *   }
+ * }
+ * // @Use(RequireWriter) on a router or route; @Scopes('tasks:write') on the handlers that need it
+ * ```
  */
-export class JwtGuard extends Middleware {
+export class JwtAuth extends Middleware {
+  /** The scheme a subclass documents (the document reads the class): http bearer JWT, `bearerAuth`. */
+  static readonly security: SecurityDeclaration = bearerAuth({ bearerFormat: 'JWT' });
+  /** Scopes every route behind a subclass needs (besides `@Scopes`); none unless the subclass declares some. */
+  static readonly scopes: readonly string[] = [];
+  /** @internal The document reads a class's scopes only when it checks them. */
+  static readonly [CHECKS_SCOPES] = true;
   /** The scheme it documents in OpenAPI (read by the document, as a middleware's `security`). */
-  readonly security: SecurityScheme;
+  readonly security: SecurityDeclaration;
   /** Scopes every route behind it needs (besides `@Scopes`). */
   readonly scopes: readonly string[];
   /** @internal */
@@ -31,9 +57,16 @@ export class JwtGuard extends Middleware {
   readonly #challenges: Challenges;
   readonly #verified: VerifiedTokens;
 
-  constructor(settings: JwtSettings) {
+  constructor(options: JwtAuthOptions) {
     super();
-    this.scopes = settings.scopes;
+    const settings = jwtSettings(options, new.target === JwtAuth ? 'jwtAuth' : new.target.name);
+    if (new.target === JwtAuth) {
+      this.scopes = settings.scopes;
+      this.security = settings.security ?? schemeOf(settings);
+    } else {
+      this.scopes = declaredScopes(new.target, options);
+      this.security = new.target.security;
+    }
     this.#key = keyResolver(settings);
     this.#options = {
       algorithms: settings.algorithms,
@@ -43,7 +76,6 @@ export class JwtGuard extends Middleware {
     };
     this.#challenges = new Challenges('Bearer', settings.realm);
     this.#verified = new VerifiedTokens(settings.cache.max, settings.cache.ttl, settings.clockTolerance);
-    this.security = settings.security ?? schemeOf(settings);
   }
 
   dispatch(request: Request, callNext: CallNext): Response | Promise<Response> {
@@ -108,4 +140,23 @@ function schemeOf(settings: JwtSettings): SecurityScheme {
     return { schemeName: schemeName ?? 'openIdConnect', type: 'openIdConnect', openIdConnectUrl: discoveryUrl(source.issuer) };
   }
   return { schemeName: schemeName ?? 'bearerAuth', type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
+}
+
+/**
+ * What a subclass's document shows comes from its statics, so its options may not say it a second way (they
+ * would be checked at runtime and missing from the document).
+ */
+function declaredScopes(subclass: typeof JwtAuth, options: JwtAuthOptions): readonly string[] {
+  const name = subclass.name;
+  for (const option of ['schemeName', 'security', 'scopes'] as const) {
+    if (options[option] !== undefined) {
+      const instead = option === 'scopes' ? 'static readonly scopes = [...] on the class, or @Scopes on the routes' : 'static readonly security = bearerAuth({ schemeName, bearerFormat: "JWT" }) on the class';
+      throw new TrellisError('TRELLIS_ERR_AUTH_OPTION', name, option, `a JwtAuth subclass is documented from the class without being built: declare ${instead}`);
+    }
+  }
+  const scopes: unknown = subclass.scopes;
+  if (!Array.isArray(scopes) || !scopes.every(isScopeName)) {
+    throw new TrellisError('TRELLIS_ERR_AUTH_OPTION', name, 'static scopes', 'give a list of scope names (printable ASCII without spaces, quotes or backslashes)');
+  }
+  return Object.freeze([...(scopes as string[])]);
 }

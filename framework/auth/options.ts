@@ -95,9 +95,9 @@ const HMAC = ['HS256', 'HS384', 'HS512'];
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const MIN_SECRET_BYTES = 32;
 
-/** The options checked: exactly one key source, algorithms the key can verify (never HS* with a public key), sane numbers. */
-export function jwtSettings(options: JwtAuthOptions): JwtSettings {
-  const fail = (option: string, reason: string) => new TrellisError('TRELLIS_ERR_AUTH_OPTION', 'jwtAuth', option, reason);
+/** The options checked (errors name `guard`, the function or subclass): exactly one key source, algorithms the key can verify (never HS* with a public key), sane numbers. */
+export function jwtSettings(options: JwtAuthOptions, guard = 'jwtAuth'): JwtSettings {
+  const fail = (option: string, reason: string) => new TrellisError('TRELLIS_ERR_AUTH_OPTION', guard, option, reason);
   if (options === null || typeof options !== 'object') throw fail('options', 'give an object: jwtAuth({ secret }) or { publicKey }, { jwksUri }, { issuer }');
   const given = (['secret', 'publicKey', 'jwksUri'] as const).filter((name) => options[name] !== undefined);
   if (given.length > 1) throw fail(given.join(', '), 'give one key source');

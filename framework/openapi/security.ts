@@ -59,10 +59,13 @@ export function secured(operation: OperationObject, requirements: SecurityRequir
   return { ...operation, security: requirements, responses };
 }
 
-/** The scopes a guard checks on a route: none unless it is scope-aware (`jwtAuth`): then its own and the route's. */
+/**
+ * The scopes a guard checks on a route: none unless it is scope-aware (a `jwtAuth` instance, or a `JwtAuth`
+ * subclass, read from its statics): then its own and the route's.
+ */
 function scopesChecked(like: MiddlewareLike, routeScopes: readonly string[] | undefined): readonly string[] {
   const guard = like as { [CHECKS_SCOPES]?: boolean; scopes?: readonly string[] };
-  if (typeof like !== 'object' || guard[CHECKS_SCOPES] !== true) return [];
+  if (guard[CHECKS_SCOPES] !== true) return [];
   return [...(guard.scopes ?? []), ...(routeScopes ?? [])];
 }
 
