@@ -45,6 +45,7 @@ export const messages = {
     dryRun: 'Dry run: nothing was written.',
     outIsFile: (out: string) => `--out ${out} is a file: give a folder (the client is schema.d.ts and index.ts)`,
     cannotWrite: (out: string, reason: string) => `cannot write ${out}: ${reason}`,
+    generatorMissing: 'openapi-typescript is not installed (it writes the client\'s types): run `npm install -D openapi-typescript@7.13.0`',
   },
   test: {
     description: "Run the project's tests (tests/**/*.test.ts) with node's test runner, no install needed.",

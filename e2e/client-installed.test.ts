@@ -21,7 +21,7 @@ describe('trellis client from the installed packages', { timeout: 600_000 }, () 
     const { trellis, cli } = await packedTarballs();
     const project = join(work, 'tasks');
     cpSync(join(ROOT, 'cli', 'tests', 'fixtures', 'client-project'), project, { recursive: true });
-    const pkg = { name: 'tasks', private: true, dependencies: projectDependencies(`file:${trellis}`), devDependencies: projectDevDependencies(`file:${cli}`) };
+    const pkg = { name: 'tasks', private: true, dependencies: projectDependencies(`file:${trellis}`), devDependencies: { ...projectDevDependencies(`file:${cli}`), 'openapi-typescript': '7.13.0' } };
     writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
     await installInto(project);
 

@@ -14,3 +14,16 @@ export function requireCompiler(): void {
     throw new CliError(messages.compilerMissing);
   }
 }
+
+/**
+ * Throws the one-line CliError naming the fix when openapi-typescript, which `trellis client` alone uses (an
+ * optional peer dependency of trellis-cli: its own peer, typescript, stays out of a production install), cannot
+ * be found from the CLI's folder.
+ */
+export function requireClientGenerator(): void {
+  try {
+    require.resolve('openapi-typescript', { paths: [join(__dirname, '..', '..')] });
+  } catch {
+    throw new CliError(messages.client.generatorMissing);
+  }
+}

@@ -24,6 +24,7 @@ interface Manifest {
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 before(async () => {
@@ -121,7 +122,9 @@ describe('the tarballs of `npm run pack`', () => {
     }
     assert.deepEqual(entries.cli.filter((entry) => /^dist\/(framework|runtime|vendor)\//.test(entry)), []);
     assert.deepEqual([manifests.cli.name, manifests.cli.version, manifests.cli.bin], ['trellis-cli', version, { trellis: 'bin/trellis.js' }]);
-    assert.deepEqual(manifests.cli.peerDependencies, { trellis: `^${version}` });
+    // openapi-typescript (trellis client) is an optional peer: its own peer, typescript, stays out of a production install.
+    assert.deepEqual(manifests.cli.peerDependencies, { trellis: `^${version}`, 'openapi-typescript': '~7.13.0' });
+    assert.deepEqual(manifests.cli.peerDependenciesMeta, { 'openapi-typescript': { optional: true } });
     for (const name of [...CLI_ONLY, 'commander']) assert.ok(manifests.cli.dependencies?.[name], name);
   });
 
@@ -180,6 +183,14 @@ describe('the installed CLI', () => {
         command,
       );
     }
+  });
+
+  it('refuses client without openapi-typescript (an optional peer of trellis-cli) in one line naming the fix', async () => {
+    const result = await runNode([trellis, 'client', project('no-generator')], work);
+    assert.deepEqual(result, {
+      code: 1,
+      output: "trellis: openapi-typescript is not installed (it writes the client's types): run `npm install -D openapi-typescript@7.13.0`\n",
+    });
   });
 
   it('runs a project once the devDependencies are installed (trellis from the package, the project compiled)', async () => {
