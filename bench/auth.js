@@ -7,7 +7,7 @@
 //   depends  trellis's GET /tasks/1 through one request-scoped dependency (@Injectable({ scope: 'request' }),
 //            @Depends()) against the same through a singleton: the ratio and the µs a request gains.
 //
-//   node bench/auth.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--only jwt,depends]
+//   node bench/auth.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--only jwt,depends] [--cache off|on]
 //
 // The keys (an HS256 secret, an RS256 key pair) and the tokens are made once per run with jose; wrk sends the same
 // token on every request. Every cell is a fresh server pinned to core 0, wrk (64 connections) on core 1, --warmup
@@ -29,7 +29,7 @@ const { authKeys, runTokens } = require('./lib/auth/tokens');
 const GROUPS = ['jwt', 'depends'];
 
 function parse(argv) {
-  const options = { rounds: 5, seconds: 3, warmup: 1, only: GROUPS };
+  const options = { rounds: 5, seconds: 3, warmup: 1, only: GROUPS, cache: 'off' };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === '--quick') {
@@ -40,17 +40,21 @@ function parse(argv) {
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (['--rounds', '--seconds', '--warmup'].includes(flag)) {
       options[/** @type {'rounds'} */ (flag.slice(2))] = positiveInteger(flag, value);
+    } else if (flag === '--cache') {
+      if (!['on', 'off'].includes(value)) throw new Error(`--cache takes on or off, not ${value}`);
+      options.cache = value;
     } else if (flag === '--only') {
       options.only = value.split(',');
       const unknown = options.only.filter((g) => !GROUPS.includes(g));
       if (unknown.length) throw new Error(`unknown part ${unknown.join(', ')} (${GROUPS.join(', ')})`);
-    } else throw new Error(`unknown option ${flag} (--quick, --rounds N, --seconds S, --warmup S, --only ${GROUPS.join(',')})`);
+    } else throw new Error(`unknown option ${flag} (--quick, --rounds N, --seconds S, --warmup S, --only ${GROUPS.join(',')}, --cache off|on)`);
   }
   return options;
 }
 
 async function main() {
   const options = parse(process.argv.slice(2));
+  process.env.JWT_CACHE = options.cache; // the servers inherit it (apps/auth/config.js)
   const log = (line) => console.error(line);
   const pin = prepareLoadRun(log);
   const keys = await authKeys();
@@ -70,7 +74,7 @@ async function main() {
       scripts: writeWrkScripts(workDir, endpoints),
     };
     const cells = /** @type {import('./lib/auth/report').Cells} */ (await runInterleaved(passed, endpoints, { rounds: options.rounds, context, log }));
-    const run = `${options.rounds} rounds x ${options.seconds} s after ${options.warmup} s of warm-up, 64 connections, a fresh server per cell, pinned: ${pin.pinned}, node ${process.version}`;
+    const run = `${options.rounds} rounds x ${options.seconds} s after ${options.warmup} s of warm-up, 64 connections, a fresh server per cell, verified-token caches ${options.cache}, pinned: ${pin.pinned}, node ${process.version}`;
     console.log(authReport(cells, endpoints, leftOut, run));
     return leftOut.length ? 1 : 0;
   } finally {

@@ -14,9 +14,17 @@ function jwtSettings(env = process.env) {
   throw new Error(`JWT_ALG=${algorithm} needs ${algorithm === 'RS256' ? 'JWT_PUBLIC_KEY' : 'JWT_SECRET'} (HS256 or RS256 only)`);
 }
 
+/**
+ * Whether the apps keep the tokens they verified (JWT_CACHE=on, `node bench/auth.js --cache on`): trellis's jwtAuth
+ * does by default and @fastify/jwt does with `verify.cache` (fast-jwt's cache); off, each verifies every request.
+ */
+function cacheOn(env = process.env) {
+  return env.JWT_CACHE === 'on';
+}
+
 /** The body both apps answer: the task and who asked for it. */
 function taskOf(task, user) {
   return { ...task, user: user.sub };
 }
 
-module.exports = { ISSUER, AUDIENCE, jwtSettings, taskOf };
+module.exports = { ISSUER, AUDIENCE, cacheOn, jwtSettings, taskOf };

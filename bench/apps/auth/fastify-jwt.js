@@ -5,14 +5,14 @@
 const Fastify = require('fastify');
 const fastifyJwt = require('@fastify/jwt');
 const { tasks } = require('../shared/store');
-const { AUDIENCE, ISSUER, jwtSettings, taskOf } = require('./config');
+const { AUDIENCE, ISSUER, cacheOn, jwtSettings, taskOf } = require('./config');
 
 const { algorithm, secret, publicKey } = jwtSettings();
 const app = Fastify();
 
 app.register(fastifyJwt, {
   secret: secret ?? { public: publicKey },
-  verify: { algorithms: [/** @type {'HS256' | 'RS256'} */ (algorithm)], allowedIss: ISSUER, allowedAud: AUDIENCE },
+  verify: { algorithms: [/** @type {'HS256' | 'RS256'} */ (algorithm)], allowedIss: ISSUER, allowedAud: AUDIENCE, cache: cacheOn() },
 });
 
 // Errors @fastify/jwt does not map itself (fast-jwt's invalid algorithm or malformed token carry no status) are

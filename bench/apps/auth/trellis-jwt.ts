@@ -4,10 +4,10 @@ import { BaseRouter, Get, HTTPException, Request, Use, router } from '../../../f
 import { jwtAuth } from '../../../framework/auth';
 import { Int, Path, Req } from '../../../framework/param';
 import { tasks } from '../shared/store';
-import { AUDIENCE, ISSUER, jwtSettings, taskOf } from './config';
+import { AUDIENCE, ISSUER, cacheOn, jwtSettings, taskOf } from './config';
 
 const { algorithm, secret, publicKey } = jwtSettings();
-const guard = jwtAuth({ ...(secret ? { secret } : { publicKey }), algorithms: [algorithm], issuer: ISSUER, audience: AUDIENCE });
+const guard = jwtAuth({ ...(secret ? { secret } : { publicKey }), algorithms: [algorithm], issuer: ISSUER, audience: AUDIENCE, ...(cacheOn() ? {} : { cache: false as const }) });
 
 @Use(guard)
 class TaskRouter extends router('/tasks') {
