@@ -109,13 +109,14 @@ for (const db of [false, true]) {
       assert.deepEqual(ids, [1, 3]);
     });
 
-    it('documents the writes with the bearer JWT scheme and a 401, the reads as open', async () => {
+    it('documents the writes with the bearer JWT scheme, the scope tasks:write, a 401 and a 403; the reads as open', async () => {
       const document = (await client.get('/docs/openapi.json')).json();
       assert.deepEqual(document.components.securitySchemes.bearerJwt, { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
       const item = document.paths['/tasks/{task_id}'];
       for (const operation of [document.paths['/tasks'].post, item.put, item.delete]) {
-        assert.deepEqual(operation.security.map(Object.keys), [['bearerJwt']]);
-        assert.ok(operation.responses['401'], 'the refusal is documented');
+        assert.deepEqual(operation.security, [{ bearerJwt: ['tasks:write'] }]);
+        assert.ok(operation.responses['401'], 'the missing or invalid token is documented');
+        assert.equal(operation.responses['403']?.description, 'Forbidden: the token lacks a scope this route needs');
       }
       for (const operation of [document.paths['/tasks'].get, item.get]) assert.equal(operation.security, undefined);
     });

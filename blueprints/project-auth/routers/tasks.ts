@@ -1,5 +1,6 @@
 import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { Delete, Get, HTTPException, Injectable, Post, Put, router, Use } from 'trellis';
+import { Scopes } from 'trellis/auth';
 import { Body, Int, Path } from 'trellis/param';
 import { RequireWriter } from '../middleware/require_writer';
 import { TaskService, type Task } from '../services/task_service';
@@ -27,7 +28,8 @@ export class TaskIn {
  * A to-do list: create, read, replace and delete tasks. The tasks live in `TaskService`; the handlers await it, so
  * the same router serves a service in memory and one on a database (`trellis create --db`).
  * Anyone may read; the writes need a bearer token with the scope `tasks:write`: `@Use(RequireWriter)` verifies
- * the token (401 without a valid one) and its scope (403 without it).
+ * the token (401 without a valid one) and checks the scopes `@Scopes` names (403 without them); the OpenAPI
+ * document lists that scope and the 403 on each write.
  */
 @Injectable()
 export class TaskRouter extends router('/tasks') {
@@ -52,6 +54,7 @@ export class TaskRouter extends router('/tasks') {
   /** Creates a task and answers 201 with it, including its new id. */
   @Post('/', { status: 201 })
   @Use(RequireWriter)
+  @Scopes('tasks:write')
   async create(@Body() body: TaskIn): Promise<Task> {
     return this.tasks.add(body);
   }
@@ -59,6 +62,7 @@ export class TaskRouter extends router('/tasks') {
   /** Replaces a task's title, description and completed flag; 404 when no task has this id. */
   @Put('/{task_id}')
   @Use(RequireWriter)
+  @Scopes('tasks:write')
   async replace(@Path('task_id', { type: Int }) taskId: number, @Body() body: TaskIn): Promise<Task> {
     const task = await this.tasks.replace(taskId, body);
     if (!task) throw notFound(taskId);
@@ -68,6 +72,7 @@ export class TaskRouter extends router('/tasks') {
   /** Deletes a task; its id is not given out again. 404 when no task has this id. */
   @Delete('/{task_id}')
   @Use(RequireWriter)
+  @Scopes('tasks:write')
   async remove(@Path('task_id', { type: Int }) taskId: number): Promise<{ message: string }> {
     if (!(await this.tasks.delete(taskId))) throw notFound(taskId);
     return { message: `Task ${taskId} deleted` };
