@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { BaseRouter, Get, router, serverUrl, Use } from '../framework/index';
 import { jwtAuth, Scopes, signToken } from '../framework/auth';
 import { launchChromium } from './support/chromium';
+import { execute as executeOperation } from './support/swagger-ui';
 
 const SECRET = 'e2e-secret-of-at-least-thirty-two-bytes';
 
@@ -33,20 +34,8 @@ describe("Swagger UI's Authorize with a JWT and scopes, in a real browser", () =
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  /** "Execute" on the opened operation: the status and body Swagger UI shows, and the Authorization header sent. */
-  async function execute(page: Page): Promise<{ status: string; body: unknown; authorization: string | undefined }> {
-    const operation = page.locator('#operations-Admin-AdminRouter_stats');
-    const sent = page.waitForRequest((request) => request.url() === `${origin}/admin/stats`);
-    const answered = page.waitForResponse((response) => response.url() === `${origin}/admin/stats`);
-    await operation.getByRole('button', { name: 'Execute' }).click();
-    const [request] = await Promise.all([sent, answered]);
-    const live = operation.locator('.live-responses-table tbody');
-    await live.locator('.response-col_status').waitFor();
-    const status = (await live.locator('.response-col_status').textContent())?.trim() ?? '';
-    const body = JSON.parse((await live.locator('.response-col_description .highlight-code pre').textContent()) ?? '');
-    await operation.getByRole('button', { name: 'Clear' }).click();
-    return { status, body, authorization: (await request.allHeaders()).authorization };
-  }
+  /** "Execute" on the opened stats operation: see support/swagger-ui.ts. */
+  const execute = (page: Page) => executeOperation(page, 'operations-Admin-AdminRouter_stats', `${origin}/admin/stats`);
 
   /** Authorize (after logging out of a token given before) with `token`. */
   async function authorize(page: Page, token: string): Promise<void> {

@@ -5,6 +5,7 @@ import { BaseRouter, Get, JSONResponse, Middleware, router, serverUrl, Use, type
 import { bearerAuth } from '../framework/security';
 import type { Server } from 'node:http';
 import { launchChromium } from './support/chromium';
+import { execute as executeOperation } from './support/swagger-ui';
 
 const TOKEN = 'e2e-admin-token';
 
@@ -42,20 +43,8 @@ describe('Swagger UI\'s Authorize in a real browser', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  /** "Execute" on the opened operation; the status and body Swagger UI shows, and the Authorization header sent. */
-  async function execute(page: Page): Promise<{ status: string; body: unknown; authorization: string | undefined }> {
-    const operation = page.locator('#operations-Admin-AdminRouter_stats');
-    const sent = page.waitForRequest((request) => request.url() === `${origin}/admin/stats`);
-    const answered = page.waitForResponse((response) => response.url() === `${origin}/admin/stats`);
-    await operation.getByRole('button', { name: 'Execute' }).click();
-    const [request] = await Promise.all([sent, answered]);
-    const live = operation.locator('.live-responses-table tbody');
-    await live.locator('.response-col_status').waitFor();
-    const status = (await live.locator('.response-col_status').textContent())?.trim() ?? '';
-    const body = JSON.parse((await live.locator('.response-col_description .highlight-code pre').textContent()) ?? '');
-    await operation.getByRole('button', { name: 'Clear' }).click();
-    return { status, body, authorization: (await request.allHeaders()).authorization };
-  }
+  /** "Execute" on the opened stats operation: see support/swagger-ui.ts. */
+  const execute = (page: Page) => executeOperation(page, 'operations-Admin-AdminRouter_stats', `${origin}/admin/stats`);
 
   it('"Try it out" on an admin route answers 401 without the token and 200 once authorized', async () => {
     const page = await browser.newPage();
