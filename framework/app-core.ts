@@ -183,6 +183,8 @@ export interface AppInternals {
   sourceTypes(): TypeTable | undefined;
   /** The routes included so far, the framework's own ones included. */
   routes(): readonly RouteRecord[];
+  /** The middleware around every request: the plug-ins', then the app's own. */
+  middleware(): readonly MiddlewareLike[];
 }
 
 const internals = new WeakMap<object, AppInternals>();
@@ -195,6 +197,7 @@ export function exposeInternals(app: object, core: AppCore): void {
     bind: (built) => core.bind(built),
     sourceTypes: () => core.document.types(core.routes.records),
     routes: () => core.routes.records,
+    middleware: () => core.allMiddleware(),
   });
 }
 

@@ -8,7 +8,8 @@ import type { ResponseShapes } from './core/response-shapes';
 import { ResponseShaper } from './pipeline/response-shape';
 import { settle } from './pipeline/settle';
 import type { Request } from './request';
-import { CHECKS_SCOPES, MATCHED, SCOPES } from './symbols';
+import { MATCHED, SCOPES } from './symbols';
+import { unguardedScopes } from './routing/guarded-scopes';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';
@@ -55,12 +56,10 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 
   const shaper = new ResponseShaper(context.sourceTypes);
   const pipelines = new Map<RouteRecord, Step>();
-  const appGuarded = context.middleware.some((like) => checksScopes(resolve(like)));
+  const [unguarded] = unguardedScopes(context.routes, context.middleware);
+  if (unguarded) throw unguarded;
   for (const route of context.routes) {
     const middleware = route.middleware.map(resolve);
-    if (route.scopes && !appGuarded && !middleware.some(checksScopes)) {
-      throw new TrellisError('TRELLIS_ERR_SCOPES_UNGUARDED', `${route.method} ${route.path}`, route.label, route.scopes.join(' '));
-    }
     const handle = handlerStep(route, shaper.shapesOf(route));
     const dependencies = context.dependencies?.get(route);
     const step = dependencies ? scopedEndpoint(route, handle, dependencies, onError, context.logger) : endpoint(route, handle, onError);
@@ -216,11 +215,6 @@ function errorResponder({ exceptions, logger }: DispatchContext): (error: unknow
       return retry(failure, request);
     }
   };
-}
-
-/** Whether a middleware checks the scopes routes need (`jwtAuth` does): a route with `@Scopes` needs one. */
-function checksScopes(middleware: Middleware): boolean {
-  return (middleware as { [CHECKS_SCOPES]?: boolean })[CHECKS_SCOPES] === true;
 }
 
 function middlewareResolver(context: DispatchContext): (like: MiddlewareLike) => Middleware {

@@ -16,6 +16,7 @@
  */
 import 'reflect-metadata';
 import { appInternals, type BaseRouter } from './app';
+import { unguardedScopes } from './routing/guarded-scopes';
 import { TrellisError } from './framework-error';
 import type { Class } from './core/types';
 import { isMiddlewareClass as middlewareClass, type Middleware } from './middleware';
@@ -98,4 +99,19 @@ export function responseShapeProblems(app: BaseRouter): TrellisError[] {
     }
   }
   return problems;
+}
+
+/**
+ * The routes with `@Scopes` that no scope-aware guard covers (`TRELLIS_ERR_SCOPES_UNGUARDED`, as the start would
+ * throw the first), read from the classes without building them: routers built by {@link dryStart} add the
+ * middleware their constructors give.
+ *
+ * @example
+ * ```ts
+ * for (const problem of scopeProblems(app)) console.log(problem.message);
+ * ```
+ */
+export function scopeProblems(app: BaseRouter): TrellisError[] {
+  const internals = appInternals(app);
+  return unguardedScopes(internals.routes(), internals.middleware());
 }

@@ -1,7 +1,7 @@
 import { createLogger } from 'trellis/runtime';
 import type { BaseRouter, Middleware } from 'trellis';
 import type { Class, TrellisError } from 'trellis/inspect';
-import { dryStart, inspectApp, responseShapeProblems, type InspectedRoute } from 'trellis/inspect';
+import { dryStart, inspectApp, responseShapeProblems, scopeProblems, type InspectedRoute } from 'trellis/inspect';
 import {
   CONFIG_FILE,
   configProblems,
@@ -54,7 +54,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
   const rows = [...routers.flatMap((router) => router.rows), ...otherRows(app, routers)];
   const pairs = routers.flatMap((router) => router.routes.map((route, i): [InspectedRoute, RouteRow] => [route, router.rows[i]]));
   errors.push(...duplicateRoutes(rows), ...unboundParams(pairs), ...appErrors);
-  if (app) errors.push(...responseShapeProblems(app).map((problem) => routeFinding(rows, problem)));
+  if (app) errors.push(...responseShapeProblems(app).map((problem) => routeFinding(rows, problem)), ...scopeProblems(app).map((problem) => routeFinding(rows, problem)));
 
   const warnings: Finding[] = [
     ...shadowedRoutes(rows),

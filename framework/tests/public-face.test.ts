@@ -57,7 +57,7 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     values: [
       'TrellisError', 'declarationOf', 'dryStart', 'handlerOf', 'hasValidationRules', 'importsOf', 'injects', 'inspectApp',
       'isMiddlewareClass', 'isPlugin', 'isRouterClass', 'outranks', 'parseDocComments', 'pathParams', 'pathShape', 'readSourceTypes',
-      'responseShapeProblems', 'settingsSectionOf', 'stackLocations', 'undecoratedProperties', 'validationFallbacks',
+      'responseShapeProblems', 'scopeProblems', 'settingsSectionOf', 'stackLocations', 'undecoratedProperties', 'validationFallbacks',
     ],
     types: [
       'AppInspection', 'Class', 'ClassDocs', 'Controller', 'DocCommentTable', 'DryStart', 'ErrorCode', 'InspectedMiddleware',
