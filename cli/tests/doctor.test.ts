@@ -103,7 +103,7 @@ describe('trellis doctor', () => {
     assert.deepEqual(findings(report.warnings), [
       'routers/users.ts:18 shadowed-route GET /users/{user_id} (UserRouter.one) never sees /users/me: UserRouter.me is declared after it and wins, as literal segments beat {params}',
       'routers/users.ts:6 unvalidated-model UserOut has no validation decorators (@IsString(), @IsInt(), ...): the docs show it as an empty object, and as a @Body() or a response class the app refuses to start',
-      'services/mailer.ts:2 unused-service Mailer is injected nowhere: no router, middleware or service takes it in its constructor',
+      'services/mailer.ts:2 unused-service Mailer is injected nowhere: no router, middleware or service takes it in its constructor, and no handler through @Depends()',
       'middleware/audit.ts:4 unused-middleware Audit is used nowhere: list audit in config.yaml middleware: [...] or put @Use(Audit) above a router or handler',
       'config.yaml:3 missing-static static folder public/ not found: nothing is served under /public',
       '-:- missing-templates templates folder templates/ not found: rendering a template will fail',

@@ -5,8 +5,8 @@ import type { Finding } from '../report';
 import { declaredAt } from '../routes';
 
 /**
- * Services no router, middleware or other service takes in its constructor (the container only builds
- * what is asked for), and middleware neither config.yaml nor any router uses.
+ * Services no router, middleware or other service takes in its constructor, nor any handler through `@Depends()`
+ * (the container only builds what is asked for), and middleware neither config.yaml nor any router uses.
  */
 export function unusedClasses(projectDir: string, discovery: Discovery, globalMiddleware: Class[], routes: readonly InspectedRoute[]): Finding[] {
   const consumers: Class[] = [
@@ -21,7 +21,7 @@ export function unusedClasses(projectDir: string, discovery: Discovery, globalMi
     findings.push({
       severity: 'warning',
       code: 'unused-service',
-      message: `${service.cls.name} is injected nowhere: no router, middleware or service takes it in its constructor`,
+      message: `${service.cls.name} is injected nowhere: no router, middleware or service takes it in its constructor, and no handler through @Depends()`,
       ...declaredAt(projectDir, service),
     });
   }
