@@ -12,6 +12,7 @@ interface Manifest {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Manifest;
@@ -19,6 +20,8 @@ const root = read('package.json');
 const cli = read(join('cli', 'package.json'));
 /** Resolved from the project (its devDependencies), never from the CLI's own folder. */
 const FROM_THE_PROJECT = ['@swc/core', 'esbuild', 'typescript', 'ts-json-schema-generator'];
+/** Optional peers: one command alone uses each (`trellis client`), which names the install when it is missing. */
+const OPTIONAL_PEERS = ['openapi-typescript'];
 
 /** The packages the shipped (non-test) TypeScript files under `dirs` import, require or resolve. */
 function importedPackages(dirs: string[]): Set<string> {
@@ -43,13 +46,16 @@ function importedPackages(dirs: string[]): Set<string> {
 }
 
 describe("trellis-cli's manifest (cli/package.json)", () => {
-  it('has the version of trellis, and trellis (the project\'s own) as its peer', () => {
+  it('has the version of trellis, and trellis (the project\'s own) as its peer, besides the optional ones', () => {
     assert.equal(cli.version, root.version);
-    assert.deepEqual(cli.peerDependencies, { trellis: `^${root.version}` });
+    assert.deepEqual(cli.peerDependencies, { trellis: `^${root.version}`, 'openapi-typescript': `~${root.devDependencies['openapi-typescript']}` });
+    assert.deepEqual(cli.peerDependenciesMeta, Object.fromEntries(OPTIONAL_PEERS.map((name) => [name, { optional: true }])));
   });
 
   it('depends on exactly what cli/ and generators/ import, besides trellis and the project\'s compilers, at the repository\'s versions', () => {
-    const imported = [...importedPackages(['cli', 'generators'])].filter((name) => name !== 'trellis' && !FROM_THE_PROJECT.includes(name));
+    const all = importedPackages(['cli', 'generators']);
+    for (const name of OPTIONAL_PEERS) assert.ok(all.has(name), `${name} is an optional peer that nothing imports`);
+    const imported = [...all].filter((name) => name !== 'trellis' && !FROM_THE_PROJECT.includes(name) && !OPTIONAL_PEERS.includes(name));
     assert.deepEqual(Object.keys(cli.dependencies).sort(), imported.sort());
     for (const [name, range] of Object.entries(cli.dependencies)) assert.equal(range, root.devDependencies[name], name);
   });
