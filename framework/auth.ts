@@ -21,7 +21,7 @@ export { JwtAuth } from './auth/jwt-guard';
 export type { JwtAuthOptions } from './auth/options';
 export { apiKeyAuth } from './auth/api-key';
 export type { ApiKeyAuthOptions, ApiKeyLookup } from './auth/api-key';
-export { Scopes } from './decorators/scopes';
+export { Scopes, isScopeName } from './decorators/scopes';
 export { signToken } from './auth/sign';
 export type { SignTokenOptions } from './auth/sign';
 export { grantedScopes } from './auth/token-scopes';

@@ -10,6 +10,7 @@ import { settle } from './pipeline/settle';
 import type { Request } from './request';
 import { MATCHED, SCOPES } from './symbols';
 import { unguardedScopes } from './routing/guarded-scopes';
+import { isThenable } from './core/thenable';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';
@@ -185,11 +186,6 @@ function scopedEndpoint(route: RouteRecord, call: HandlerStep, dependencies: Rou
     const pending = args;
     return scope.finish(new Promise((resolve) => pending((error, read) => resolve(error === null ? withDependencies(read!, request, scope) : scope.fail(error, request)))));
   };
-}
-
-/** What `await` would wait for: an object or function with a `then` method. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return ((typeof value === 'object' && value !== null) || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { signToken } from 'trellis/auth';
+import { isScopeName, signToken } from 'trellis/auth';
 import { openProject } from 'trellis/internal';
 import { CliError } from '../cli-error';
 import { messages } from '../messages';
@@ -32,7 +32,7 @@ export async function mintToken(path: string, flags: TokenFlags): Promise<string
   if (!/^[1-9]\d{0,5}[smhdw]$/.test(expiresIn)) throw new CliError(messages.token.badExpires(expiresIn));
   const scopes = flags.scope ?? [];
   for (const scope of scopes) {
-    if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) throw new CliError(messages.token.badScope(scope));
+    if (!isScopeName(scope)) throw new CliError(messages.token.badScope(scope));
   }
   const env = { ...process.env };
   const project = openProject(path, { env });

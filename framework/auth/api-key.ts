@@ -6,6 +6,7 @@ import type { Request, User } from '../request';
 import type { Response } from '../response';
 import type { SecurityScheme } from '../security';
 import { checkRealm, quoted } from './challenge';
+import { isThenable } from '../core/thenable';
 
 /**
  * What an API key is checked against: the valid keys (a list, or a map from key to the principal it stands for),
@@ -101,7 +102,7 @@ export class ApiKeyGuard extends Middleware {
     if (sent === undefined || sent === '') return this.#refuse(this.#missing);
     if (typeof sent !== 'string' || sent.length > MAX_KEY_LENGTH) return this.#refuse('Invalid API key');
     const found = this.#find(sent, request);
-    if (found === null || found === undefined || typeof (found as Promise<unknown>).then !== 'function') return this.#admit(found as User | null | undefined, request, callNext);
+    if (!isThenable(found)) return this.#admit(found, request, callNext);
     return (found as Promise<User | null | undefined>).then((user) => this.#admit(user, request, callNext));
   }
 

@@ -35,7 +35,13 @@ export function Scopes(...scopes: string[]): ClassDecorator & MethodDecorator {
 
 /**
  * Whether `scope` is a scope name RFC 6749 §3.3 allows: printable ASCII without space, `"` or `\`, so it can be
- * sent back in a challenge's `scope="..."` as it is.
+ * sent back in a challenge's `scope="..."` as it is. The rule `@Scopes`, the guards and `trellis token` apply.
+ *
+ * @example
+ * ```ts
+ * isScopeName('tasks:write'); // true
+ * isScopeName('tasks write'); // false
+ * ```
  */
 export function isScopeName(scope: unknown): scope is string {
   return typeof scope === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope);

@@ -6,6 +6,7 @@ import { pathParams } from '../routing/path';
 import type { Request } from '../request';
 import { valueExtractor, type SyncExtractor } from './arguments';
 import type { RequestScope } from './request-scope';
+import { isThenable } from '../core/thenable';
 
 /** A route's `@Depends()` parameters, in order: where each goes among the handler's arguments and what it asks for. */
 export function dependencyParameters(route: Pick<RouteInfo, 'params' | 'paramTypes' | 'router' | 'handlerName'>): Array<{ index: number; parameter: ConstructorParameter }> {
@@ -59,7 +60,7 @@ export function compileDependencies(route: Pick<RouteInfo, 'params' | 'paramType
         const args = new Array(step.args.length);
         for (let a = 0; a < args.length; a++) args[a] = values[step.args[a]];
         const made = step.make(args);
-        if (made instanceof Promise || (typeof made === 'object' && made !== null && typeof (made as PromiseLike<unknown>).then === 'function')) {
+        if (isThenable(made)) {
           return Promise.resolve(made).then((value) => {
             created.push((values[i] = value));
             return run(scope, request, i + 1);

@@ -5,6 +5,7 @@ import { report } from '../report';
 import type { Request } from '../request';
 import { Response } from '../response';
 import { RESPONSE } from '../symbols';
+import { isThenable } from '../core/thenable';
 
 type OnError = (error: unknown, request: Request) => Response | Promise<Response>;
 
@@ -69,7 +70,7 @@ export class RequestScope {
           broke(error);
           continue;
         }
-        if (ended instanceof Promise || (typeof ended === 'object' && ended !== null && typeof (ended as PromiseLike<unknown>).then === 'function')) {
+        if (isThenable(ended)) {
           return Promise.resolve(ended).then(() => tearDown(i - 1), (error: unknown) => {
             broke(error);
             return tearDown(i - 1);

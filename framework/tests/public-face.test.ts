@@ -37,7 +37,7 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   'trellis/auth': {
     file: 'framework/auth.ts',
     // The only entry that loads jose.
-    values: ['JwtAuth', 'Scopes', 'apiKeyAuth', 'grantedScopes', 'jwtAuth', 'signToken'],
+    values: ['JwtAuth', 'Scopes', 'apiKeyAuth', 'grantedScopes', 'isScopeName', 'jwtAuth', 'signToken'],
     types: ['ApiKeyAuthOptions', 'ApiKeyLookup', 'JwtAuthOptions', 'SignTokenOptions', 'User'],
   },
   'trellis/param': {
