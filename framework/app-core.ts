@@ -105,7 +105,7 @@ export class AppCore {
 
   /** What the app builds: the router classes and the middleware classes. */
   consumers(): Class[] {
-    return [...this.routes.classes, ...this.routes.middlewareClasses(this.allMiddleware())];
+    return [...this.routes.classes, ...this.routes.middlewareClasses(this.allMiddleware()), ...this.plugins.consumers];
   }
 
   // Ends setting up, once: checks what was added since the routers (middleware classes, services with hooks), so
@@ -119,6 +119,8 @@ export class AppCore {
     const { templates } = this.plugins.context;
     this.serving.context = { bodyLimit, uploadLimits: this.uploadLimits(), jsonLimits, templates, logger, requestIdHeader };
     this.serving.observe = this.plugins.observer();
+    this.serving.finish = this.plugins.responseHook();
+    this.serving.upgrades = this.plugins.upgrades;
     if (this.plugins.answersEarly) this.serving.probe = (request) => this.plugins.probe(request);
     this.document.freeze(this.routes.records);
     return consumers;
@@ -129,6 +131,7 @@ export class AppCore {
   async build(): Promise<Built> {
     const built = await this.container.build(this.freeze());
     this.bind(built);
+    this.plugins.bindInstances(built);
     // Middleware classes routers added in their constructors are known only now.
     const late = this.routes.middlewareClasses(this.allMiddleware()).filter((cls) => !built.has(cls));
     this.container.check(late);
@@ -138,7 +141,8 @@ export class AppCore {
     const { table, records: routes } = this.routes;
     const sourceTypes = this.document.types(routes);
     const dependencies = await this.dependencies(routes);
-    const dispatcher = buildDispatcher({ table, routes, middleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies });
+    const routeMiddleware = (route: RouteRecord) => this.plugins.routeMiddleware(route);
+    const dispatcher = buildDispatcher({ table, routes, middleware, routeMiddleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies });
     const given = [...routes.map((route) => route.instance), ...middleware].filter((item) => typeof item === 'object');
     const targets = [...this.plugins.targets, ...new Set([...this.container.built, ...given])];
     return { targets, serve: () => (this.serving.dispatcher = dispatcher) };
@@ -152,6 +156,13 @@ export class AppCore {
       if (parameters.length) compiled.set(route, compileDependencies(route, await this.container.plan(parameters.map((p) => p.parameter))));
     }
     return compiled;
+  }
+
+  /** Marks the app draining and runs the plug-ins' drain hooks (closing long-lived connections), once. */
+  drain(): void {
+    const draining = this.life.state === 'draining' || this.life.state === 'stopped';
+    this.life.drain();
+    if (!draining) this.plugins.drain((error) => this.settings.logger.error({ err: error }, 'a plug-in drain hook failed'));
   }
 
   bind(built: ReadonlyMap<Class, unknown>): void {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable, type Duplex } from 'node:stream';
 import type { RequestListener } from './core/listener';
 import type { Dispatcher } from './dispatch';
 import type { Logger } from './core/logger';
@@ -13,7 +14,8 @@ import { canonicalPath } from './routing/canonical-path';
 import { escapesPlainCharacter } from './routing/plain-escape';
 import { DEFAULT_UPLOAD_LIMITS } from './uploads/limits';
 import { report } from './report';
-import { writeFailure, writeResponse } from './write';
+import { writeFailure, writeResponse, writeSocketError } from './write';
+import { requestId } from './request-id';
 
 /** What the app gives every request: the request context but the body reader, which the listener adds. */
 export type AppRequestContext = Omit<RequestContext, 'reader'>;
@@ -45,6 +47,10 @@ export class AppListener {
   probe: ((request: Request) => Promise<Response> | undefined) | undefined;
   /** Sees every request as it arrives (the plug-ins' `host.observe`: the metrics), set by the app. */
   observe: ((request: Request, res: ServerResponse) => void) | undefined;
+  /** Changes every response before it is written (the plug-ins' `host.onResponse` hooks), set by the app. */
+  finish: ((request: Request, response: Response) => void) | undefined;
+  /** The plug-ins' `host.upgrade` handlers, set by the app. */
+  upgrades: ReadonlyArray<(req: IncomingMessage, socket: Duplex, head: Buffer) => boolean> = [];
   /** Whether a route of the app answers `method` at `path`; set by the app. */
   answers: (method: string, path: string) => boolean = () => true;
   readonly #logger: Logger;
@@ -76,19 +82,53 @@ export class AppListener {
     (req as IncomingMessage & { id?: string }).id = request.id;
     this.observe?.(request, res);
     const refused = path === undefined ? ([400, 'Malformed request path'] as const) : protocolRefusal(req);
-    if (refused) return writeResponse(request, errorResponse(refused[0], refused[1]), this.#logger);
+    if (refused) return this.#write(request, errorResponse(refused[0], refused[1]));
     if (!dispatcher) return void this.#beforeStart(request);
     this.#serve(dispatcher, request);
+  };
+
+  /**
+   * Takes an HTTP upgrade request: once the app has started, the first `host.upgrade` handler that owns it; none
+   * (or an app that failed to start) answers with the error envelope and closes the socket.
+   */
+  readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => {}); // a client gone mid-handshake is no crash; the owner adds its own handling
+    const take = () => {
+      for (const handler of this.upgrades) if (handler(req, socket, head)) return;
+      writeSocketError(socket, 404, requestId(undefined));
+      socket.destroy();
+    };
+    if (this.dispatcher) return take();
+    this.#start().then(take, (error: unknown) => {
+      this.#logger.error({ err: error }, 'the app failed to start');
+      writeSocketError(socket, 503, requestId(undefined));
+      socket.destroy();
+    });
   };
 
   // A response ready at once (a GET whose handler returned a value) is written in the same turn of the loop.
   #serve(dispatcher: Dispatcher, request: Request): void {
     const response = dispatcher(request);
-    if (response instanceof Response) return writeResponse(request, response, this.#logger);
+    if (response instanceof Response) return this.#write(request, response);
     response.then(
-      (ready) => writeResponse(request, ready, this.#logger),
+      (ready) => this.#write(request, ready),
       (error) => this.#crash(request, error),
     );
+  }
+
+  // The plug-ins' response hooks, then the writer; a hook that throws turns the response into a 500.
+  #write(request: Request, response: Response): void {
+    const finish = this.finish;
+    if (finish !== undefined) {
+      try {
+        finish(request, response);
+      } catch (error) {
+        if (response.body instanceof Readable) response.body.destroy();
+        report(this.#logger, request, 'a response hook failed', error);
+        return writeResponse(request, errorResponse(500, 'Internal Server Error'), this.#logger);
+      }
+    }
+    writeResponse(request, response, this.#logger);
   }
 
   // A request before the app has started starts it: the health probes answer at once (503 for readiness),
@@ -98,13 +138,13 @@ export class AppListener {
     const probe = this.probe?.(request);
     if (probe) {
       starting.catch(() => {}); // reported to the requests that wait for it, and by /readyz staying 503
-      return writeResponse(request, await probe, this.#logger);
+      return this.#write(request, await probe);
     }
     try {
       await starting;
     } catch (error) {
       report(this.#logger, request, 'the app failed to start', error);
-      return writeResponse(request, errorResponse(503, 'Service Unavailable'), this.#logger);
+      return this.#write(request, errorResponse(503, 'Service Unavailable'));
     }
     this.#serve(this.dispatcher!, request);
   }

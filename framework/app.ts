@@ -3,7 +3,7 @@ import { appSettings, type AppOptions } from './app-options';
 import type { Class, Controller, ExceptionHandler, JsonLimits, Logger, MiddlewareLike, OpenAPIDocument, Plugin, Provider, Readiness, AppState, RouteInfo, Token } from './app-types';
 import type { RequestListener } from './core/listener';
 import * as builtin from './plugin/builtin';
-import { attachApp, listen, type ListenOptions, type Server } from './server';
+import { attachApp, listen, type ListenOptions, type Server, type UpgradeListener } from './server';
 
 export type { AppOptions } from './app-options';
 export type { RequestListener } from './core/listener';
@@ -216,6 +216,23 @@ export class BaseRouter {
   }
 
   /**
+   * The app's HTTP upgrade listener (WebSockets), for `server.on('upgrade', app.upgrade)` on a server you created
+   * yourself: `listen()` and `trellis run` attach it. An upgrade request waits for the start, then goes to the
+   * plug-ins that take upgrades (the WebSocket gateways); one that none takes gets a 404 and is closed. Undefined
+   * when no plug-in takes upgrades: the server then treats an `Upgrade` header as Node does, as a plain request.
+   *
+   * @example
+   * ```ts
+   * const server = http.createServer(app.handler);
+   * if (app.upgrade) server.on('upgrade', app.upgrade);
+   * ```
+   */
+  get upgrade(): UpgradeListener | undefined {
+    this.#core.freeze();
+    return this.#core.plugins.upgrades.length ? this.#core.serving.upgrade : undefined;
+  }
+
+  /**
    * The app's prom-client registry, served at `/metrics` when `AppOptions.metrics` is on (`undefined` when
    * off). Register your own metrics on it; services get it by declaring a constructor parameter of type `Registry`.
    *
@@ -236,7 +253,7 @@ export class BaseRouter {
   async listen(options: ListenOptions = {}): Promise<Server> {
     await this.start();
     try {
-      const server = await listen(this.handler, options);
+      const server = await listen(this.handler, options, this.upgrade);
       attachApp(server, this);
       return server;
     } catch (error) {
@@ -273,7 +290,7 @@ export class BaseRouter {
    * requests, while requests keep being served. `closeGracefully()` calls it before it stops accepting.
    */
   drain(): void {
-    this.#core.life.drain();
+    this.#core.drain();
   }
 
   /**

@@ -32,6 +32,8 @@ interface DispatchContext {
   table: RouteTable<RouteRecord>;
   routes: readonly RouteRecord[];
   middleware: readonly MiddlewareLike[];
+  /** The plug-ins' middleware for one route (`host.routeMiddleware`): around its own (`outer`) and inside it (`inner`). */
+  routeMiddleware?: (route: RouteRecord) => { outer: readonly Middleware[]; inner: readonly Middleware[] };
   /** The middleware classes' instances, built by the app when it started. */
   built: ReadonlyMap<Class, unknown>;
   exceptions: ExceptionHandlers;
@@ -60,7 +62,8 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   const [unguarded] = unguardedScopes(context.routes, context.middleware);
   if (unguarded) throw unguarded;
   for (const route of context.routes) {
-    const middleware = route.middleware.map(resolve);
+    const added = context.routeMiddleware?.(route);
+    const middleware = (added ? [...added.outer, ...route.middleware, ...added.inner] : route.middleware).map(resolve);
     const handle = handlerStep(route, shaper.shapesOf(route));
     const dependencies = context.dependencies?.get(route);
     const step = dependencies ? scopedEndpoint(route, handle, dependencies, onError, context.logger) : endpoint(route, handle, onError);

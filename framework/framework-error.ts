@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   TRELLIS_ERR_TEMPLATE_RENDER: 'Template %{template} failed to render: %{reason}',
   TRELLIS_ERR_APP_STARTED:
     'app.%{method}() after the app started serving: routers, services, middleware, exception handlers, plug-ins, static files, the favicon and templates are set up before listen() or the first request',
+  TRELLIS_ERR_APP_NOT_STARTED: '%{value} is built when the app starts: use it from a startup hook, a request or a connection, not while the app is setting up',
   TRELLIS_ERR_NOT_A_PLUGIN: '%{value} is not a plug-in: give an object with a name and a register(host) method',
   TRELLIS_ERR_PLUGIN_DUPLICATE: 'A plug-in named %{plugin} is registered already: register each plug-in once (two instances of one need two names)',
   TRELLIS_ERR_PLUGIN_REGISTER: 'Plug-in %{plugin} failed to register: %{reason}',

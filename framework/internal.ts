@@ -23,7 +23,7 @@ export type { Logger, LogFn } from './core/logger';
 export { ConfigValueError } from './config';
 export { ConfigSectionError } from './config-section';
 export type { RequestListener } from './core/listener';
-export type { Server, Stoppable } from './server';
+export type { Server, Stoppable, UpgradeListener } from './server';
 export { CLUSTER_METRICS_VARIABLE, COLLECT_TIMEOUT_MS } from './metrics/cluster-protocol';
 export type { MetricsAnswer, MetricsCollect, MetricsJson, MetricsQuery, MetricsSnapshot } from './metrics/cluster-protocol';
 

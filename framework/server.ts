@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MAX_HEADER_LINES } from './protocol';
@@ -9,6 +9,9 @@ import { ANSWERED } from './symbols';
 import { writeSocketError } from './write';
 
 export type { Server };
+
+/** What a Node server's `upgrade` event calls: `app.upgrade` (see `BaseRouter.upgrade`). */
+export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /**
  * Options of `app.listen()`: address, timeouts and the connection cap (config.yaml's `server` section under `trellis run`).
@@ -56,14 +59,15 @@ export interface ListenOptions {
 export const LISTEN_DEFAULTS = Object.freeze({ bodyTimeout: 30_000, sendTimeout: 30_000, maxConnections: 1_000 });
 
 /**
- * Starts a Node HTTP server on `listener`; resolves once it accepts connections.
+ * Starts a Node HTTP server on `listener` (and `upgrade` on its upgrade requests: `app.upgrade`, for WebSockets);
+ * resolves once it accepts connections.
  *
  * @example
  * ```ts
  * const server = await listen(app.handler, { host: 'localhost', port: 0, bodyTimeout: 10_000 });
  * ```
  */
-export function listen(listener: RequestListener, options: ListenOptions): Promise<Server> {
+export function listen(listener: RequestListener, options: ListenOptions, upgrade?: UpgradeListener): Promise<Server> {
   const headersTimeout = options.headersTimeout ?? 30_000;
   const server = createServer(
     {
@@ -88,6 +92,7 @@ export function listen(listener: RequestListener, options: ListenOptions): Promi
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
   server.maxConnections = options.maxConnections ?? LISTEN_DEFAULTS.maxConnections;
   server.on('clientError', answerClientError);
+  if (upgrade) server.on('upgrade', upgrade);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8000, options.host ?? 'localhost', () => {

@@ -7,6 +7,7 @@ import { mountAssets } from './assets';
 import { configValueProblem } from './config-value';
 import { registerDatabase } from './database';
 import { discover, type Discovery } from './discover';
+import { registerFeatures } from './features';
 import { describeLoadError } from './load-error';
 import { addressFromEnvironment } from './environment';
 import { formatProblem, type Problem } from './problem';
@@ -61,6 +62,7 @@ export function assembleProject(project: Project, discovery: Discovery, override
   stop(middleware.problems);
   const app = createApp(project, discovery, middleware.classes, { ...overrides, ...address });
   stop(registerDatabase(app, project));
+  stop(registerFeatures(app, discovery, project));
   stop(registerPlugins(app, discovery, project));
   for (const router of discovery.routers) {
     const problem = includeRouter(app, router, project);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { listen } from '../framework/index';
-import type { RequestListener, Server } from '../framework/internal';
+import type { RequestListener, Server, UpgradeListener } from '../framework/internal';
 import { ProjectError } from './project-error';
 import type { ProjectSettings } from './config-schema';
 import { messages } from './messages';
@@ -64,7 +64,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
   const { host, port } = address;
   const accessLog = options.accessLog ?? project.config.settings.server.access_log;
   const listener = accessLog ? withAccessLog(app.handler, log) : app.handler;
-  const server = await listenOrExplain(listener, host, port, project.config.settings.server, options.build === true).catch(async (error) => {
+  const server = await listenOrExplain(listener, app.upgrade, host, port, project.config.settings.server, options.build === true).catch(async (error) => {
     await app.stop();
     throw error;
   });
@@ -81,6 +81,7 @@ export async function serve(path: string, options: ServeOptions = {}): Promise<v
 
 async function listenOrExplain(
   listener: RequestListener,
+  upgrade: UpgradeListener | undefined,
   host: string,
   port: number,
   server: ProjectSettings['server'],
@@ -95,7 +96,7 @@ async function listenOrExplain(
       bodyTimeout: server.body_timeout,
       sendTimeout: server.send_timeout,
       maxConnections: server.max_connections,
-    });
+    }, upgrade);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ProjectError(messages.run.portInUse(host, port, built));

@@ -1,13 +1,15 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../core/logger';
 import type { TemplateRenderer } from '../core/template-renderer';
 import type { Class } from '../core/types';
 import type { Readiness } from '../health/readiness';
 import type { Provider } from '../injection/provider';
 import type { AppState } from '../lifecycle/state';
-import type { MiddlewareLike } from '../middleware';
+import type { Middleware, MiddlewareLike } from '../middleware';
 import type { OpenAPIDocument } from '../openapi/types';
 import type { Request } from '../request';
+import type { Response } from '../response';
 import type { Controller } from '../router';
 import type { RouteInfo } from '../routing/route-info';
 import type { UploadLimits } from '../uploads/limits';
@@ -79,6 +81,34 @@ export interface PluginContext {
 export type RequestObserver = (request: Request, res: ServerResponse) => void;
 
 /**
+ * Changes every response the app is about to write (routes, docs pages, static files, 404s, errors), after all
+ * middleware, in the one writer: headers (CORS, `Vary`), the status (a 304), the body (an ETag computed from it, a
+ * compressed copy, a stream piped through a compressor). Synchronous, and cheap: it runs on every response. What it
+ * throws becomes a 500, logged.
+ */
+export type ResponseHook = (request: Request, response: Response) => void;
+
+/** When a {@link ResponseHook} runs: `'headers'` hooks (the default) first, then the `'encode'` ones (compression), each in registration order. */
+export interface ResponseHookOptions {
+  stage?: 'headers' | 'encode';
+}
+
+/**
+ * Picks the middleware a plug-in adds to one route (a rate limit from `@RateLimit`, say), once, when the app builds
+ * its pipelines: an instance, or undefined to leave the route alone. `at: 'outer'` (the default) runs it before the
+ * route's own middleware (its guards), `'inner'` after them, just before parameters are read (so that
+ * `request.user` is known).
+ */
+export type RouteMiddlewareSelector = (route: RouteInfo) => Middleware | undefined;
+
+/**
+ * Takes an HTTP upgrade request (`Upgrade: websocket`) the app's server received, once the app has started: returns
+ * `true` when it owns the socket (it answers, upgrades or destroys it), `false` to leave it to the next handler. A
+ * request no handler takes gets a 404 and is closed.
+ */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+
+/**
  * The app as a plug-in sees it while registering (see docs/reference/plugins.md for the order guarantees). Every
  * method throws `TRELLIS_ERR_PLUGIN_REGISTER` once `register` has returned: a plug-in adds its parts then, never later.
  *
@@ -121,6 +151,20 @@ export interface PluginHost {
   requestContext(values: PluginContext): void;
   /** See {@link RequestObserver}. */
   observe(observer: RequestObserver): void;
+  /** See {@link ResponseHook}: changes every response before it is written. */
+  onResponse(hook: ResponseHook, options?: ResponseHookOptions): void;
+  /** See {@link RouteMiddlewareSelector}: middleware for the routes the selector picks. */
+  routeMiddleware(select: RouteMiddlewareSelector, options?: { at?: 'outer' | 'inner' }): void;
+  /** See {@link UpgradeHandler}: takes HTTP upgrade requests (WebSockets), in registration order. */
+  upgrade(handler: UpgradeHandler): void;
+  /** Runs when the app starts draining (`closeGracefully`, SIGTERM), before the server stops accepting: close long-lived connections here (WebSockets: 1001). */
+  onDrain(hook: () => void): void;
+  /**
+   * Has the app build `cls` when it starts, injecting its constructor as it does a router's (its parameters are
+   * checked when the app freezes; its `onStartup`/`onShutdown` hooks run as a service's), and returns a function
+   * giving that instance once the app has started (before, it throws `TRELLIS_ERR_APP_NOT_STARTED`).
+   */
+  instance<T>(cls: Class<T>): () => T;
 }
 
 /**

@@ -12,7 +12,19 @@ import type { Response } from '../response';
 import { Controller } from '../router';
 import type { RouteRecord } from '../routing/collect';
 import { settingsSectionOf } from '../settings';
-import { isPlugin, type Plugin, type PluginApp, type PluginContext, type PluginHost, type RequestObserver } from './plugin';
+import type { RouteInfo } from '../routing/route-info';
+import type { Middleware } from '../middleware';
+import {
+  isPlugin,
+  type Plugin,
+  type PluginApp,
+  type PluginContext,
+  type PluginHost,
+  type RequestObserver,
+  type ResponseHook,
+  type RouteMiddlewareSelector,
+  type UpgradeHandler,
+} from './plugin';
 
 /** What the app lends the plug-ins: its facts, and its own way to mount routers and provide services. */
 export interface PluginSurface {
@@ -47,6 +59,15 @@ export class PluginRegistry {
   readonly #contextOwners = new Map<string, string>();
   readonly #early: RouteRecord[] = [];
   readonly #observers: RequestObserver[] = [];
+  readonly #responseHooks: ResponseHook[] = [];
+  readonly #encoders: ResponseHook[] = [];
+  readonly #routeSelectors: Array<{ select: RouteMiddlewareSelector; inner: boolean }> = [];
+  /** `host.upgrade` handlers, in registration order. */
+  readonly upgrades: UpgradeHandler[] = [];
+  readonly #drainHooks: Array<() => void> = [];
+  /** Classes the plug-ins asked the app to build (`host.instance`), and what it built for them once started. */
+  readonly consumers: Class[] = [];
+  readonly #instances = new Map<Class, unknown>();
   #config: Config | undefined;
 
   /** Calls `plugin.register` with a host over `surface`; what goes wrong is a coded error naming the plug-in. */
@@ -111,6 +132,42 @@ export class PluginRegistry {
     };
   }
 
+  /** One function running every `host.onResponse` hook (the `'encode'` ones last), or undefined when there is none. */
+  responseHook(): ResponseHook | undefined {
+    const hooks = [...this.#responseHooks, ...this.#encoders];
+    if (hooks.length < 2) return hooks[0];
+    return (request, response) => {
+      for (const hook of hooks) hook(request, response);
+    };
+  }
+
+  /** The middleware the plug-ins add to `route`: before its own (`outer`) and after (`inner`). */
+  routeMiddleware(route: RouteInfo): { outer: Middleware[]; inner: Middleware[] } {
+    const outer: Middleware[] = [];
+    const inner: Middleware[] = [];
+    for (const { select, inner: isInner } of this.#routeSelectors) {
+      const middleware = select(route);
+      if (middleware) (isInner ? inner : outer).push(middleware);
+    }
+    return { outer, inner };
+  }
+
+  /** Runs every `host.onDrain` hook; one that throws is reported through `fail` and the others still run. */
+  drain(fail: (error: unknown) => void): void {
+    for (const hook of this.#drainHooks) {
+      try {
+        hook();
+      } catch (error) {
+        fail(error);
+      }
+    }
+  }
+
+  /** Gives the `host.instance` getters the instances the app built. */
+  bindInstances(built: ReadonlyMap<Class, unknown>): void {
+    for (const cls of this.consumers) if (built.has(cls)) this.#instances.set(cls, built.get(cls));
+  }
+
   #host(name: string, surface: PluginSurface, isOpen: () => boolean): PluginHost {
     const open = () => {
       if (!isOpen()) throw misuse(name, 'it used its host after register() returned');
@@ -162,6 +219,30 @@ export class PluginRegistry {
       observe: (observer) => {
         open();
         this.#observers.push(observer);
+      },
+      onResponse: (hook, options = {}) => {
+        open();
+        (options.stage === 'encode' ? this.#encoders : this.#responseHooks).push(hook);
+      },
+      routeMiddleware: (select, options = {}) => {
+        open();
+        this.#routeSelectors.push({ select, inner: options.at === 'inner' });
+      },
+      upgrade: (handler) => {
+        open();
+        this.upgrades.push(handler);
+      },
+      onDrain: (drainHook) => {
+        open();
+        this.#drainHooks.push(drainHook);
+      },
+      instance: <T>(cls: Class<T>): (() => T) => {
+        open();
+        if (!this.consumers.includes(cls)) this.consumers.push(cls);
+        return () => {
+          if (!this.#instances.has(cls)) throw new TrellisError('TRELLIS_ERR_APP_NOT_STARTED', cls.name);
+          return this.#instances.get(cls) as T;
+        };
       },
       requestContext: (values) => {
         open();

@@ -1,0 +1,45 @@
+import type { BaseRouter, Plugin } from '../framework/index';
+import { CONFIG_FILE } from './config';
+import { configValueProblems } from './config-value';
+import type { Discovery } from './discover';
+import type { Problem } from './problem';
+import type { Project } from './project';
+
+/** A built-in feature config.yaml turns on by its top-level section: the section's name and its plug-in. */
+interface Feature {
+  section: string;
+  /** The plug-in, reading its section with `host.settings(...)` (so a value that does not fit is located at its line). */
+  plugin(discovery: Discovery): Plugin;
+  /** Whether the feature is on without its section (the WebSocket gateways of `routers/`, say). */
+  always?(discovery: Discovery): boolean;
+}
+
+// In this order: CORS answers preflights before a rate limit counts them, the ETag is computed from the body before
+// compression encodes it, and the gateways come last.
+const FEATURES: Feature[] = [];
+
+/**
+ * Registers the features config.yaml's sections turn on (`cors:`, `compression:`, `rate_limit:`, `etag:`,
+ * `versioning:`, `websockets:`), each as its plug-in from `trellis/plugins`, after `createApp` (so `Config` is
+ * provided) and before the project's own plug-ins. A section that does not fit is a problem at its line.
+ *
+ * @example
+ * ```ts
+ * const problems = registerFeatures(app, discovery, project);
+ * ```
+ */
+export function registerFeatures(app: BaseRouter, discovery: Discovery, project: Pick<Project, 'config'>): Problem[] {
+  const { values } = project.config;
+  for (const feature of FEATURES) {
+    if (values[feature.section] === undefined && !feature.always?.(discovery)) continue;
+    try {
+      app.register(feature.plugin(discovery));
+    } catch (error) {
+      const located = configValueProblems(project.config, error);
+      if (located.length) return located;
+      const line = project.config.lineOf([feature.section]) ?? 1;
+      return [{ file: CONFIG_FILE, line, message: `${feature.section}: ${error instanceof Error ? error.message : String(error)}` }];
+    }
+  }
+  return [];
+}
