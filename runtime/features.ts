@@ -1,4 +1,5 @@
-import type { BaseRouter, Plugin } from '../framework/index';
+import type { BaseRouter } from '../framework/index';
+import type { Plugin } from '../framework/plugins';
 import { CONFIG_FILE } from './config';
 import { configValueProblems } from './config-value';
 import type { Discovery } from './discover';
