@@ -91,6 +91,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_MIGRATION_PENDING:
     'The database lacks migration %{migration} (%{count} pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`',
   TRELLIS_ERR_MIGRATION_FAILED: 'Migration %{migration} failed: %{reason}',
+  TRELLIS_ERR_REDIS_URL: 'Invalid Redis URL %{url}: give redis://[user:password@]host[:port][/db] or rediss://... (TLS)',
+  TRELLIS_ERR_RATE_LIMIT_OPTION: 'Invalid rate limit option %{option}: %{reason}',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

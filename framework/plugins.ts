@@ -20,3 +20,5 @@ export { metrics } from './metrics/plugin';
 export { staticFiles, favicon } from './static/plugin';
 export { templates } from './templates/plugin';
 export { uploads } from './plugin/uploads';
+export { connectRedis, RedisSettings } from './redis';
+export type { ConnectRedisOptions } from './redis';
