@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_STATIC_PREFIX: 'Invalid static prefix %{prefix}: it starts with / and has no parameters (e.g. /static)',
   TRELLIS_ERR_STATIC_DIR: 'Static directory %{dir} does not exist or is not a directory',
   TRELLIS_ERR_FAVICON: 'Favicon file %{file} cannot be read',
+  TRELLIS_ERR_COMPRESSION_OPTION:
+    'Invalid compression option %{option}: %{value} (threshold a whole number of bytes from 0; encodings a non-empty list of br and gzip, each once; gzipLevel 1-9; brotliQuality 0-11)',
   TRELLIS_ERR_TEMPLATES_DIR: 'Templates directory %{dir} does not exist or is not a directory',
   TRELLIS_ERR_NO_TEMPLATES: 'render(%{template}) needs a templates directory: call app.templates(dir)',
   TRELLIS_ERR_TEMPLATE_NOT_FOUND: 'Template %{template} not found in %{dir}',

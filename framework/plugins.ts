@@ -20,5 +20,7 @@ export { metrics } from './metrics/plugin';
 export { staticFiles, favicon } from './static/plugin';
 export { templates } from './templates/plugin';
 export { uploads } from './plugin/uploads';
+export { compression } from './compression/plugin';
+export type { CompressionOptions } from './compression/settings';
 export { connectRedis, RedisSettings } from './redis';
 export type { ConnectRedisOptions } from './redis';

@@ -1,5 +1,5 @@
 import type { BaseRouter } from '../framework/index';
-import type { Plugin } from '../framework/plugins';
+import { compression, type Plugin } from '../framework/plugins';
 import { CONFIG_FILE } from './config';
 import { configValueProblems } from './config-value';
 import type { Discovery } from './discover';
@@ -17,7 +17,9 @@ interface Feature {
 
 // In this order: CORS answers preflights before a rate limit counts them, the ETag is computed from the body before
 // compression encodes it, and the gateways come last.
-const FEATURES: Feature[] = [];
+const FEATURES: Feature[] = [
+  { section: 'compression', plugin: () => compression() },
+];
 
 /**
  * Registers the features config.yaml's sections turn on (`cors:`, `compression:`, `rate_limit:`, `etag:`,
