@@ -17,10 +17,19 @@
 import 'reflect-metadata';
 
 export { router } from './router';
+export type { RouterOptions } from './router';
+export { Version } from './versioning/version';
+export type { VersioningOptions } from './versioning/options';
+export type { OpenAPIOptions } from './versioning/document';
 export { BaseRouter } from './app';
 export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route';
 export { Use } from './decorators/use';
 export { Scopes } from './decorators/scopes';
+export { Cors } from './decorators/cors';
+export type { CorsOptions } from './cors/policy';
+export { ETag } from './decorators/etag';
+export { RateLimit } from './decorators/rate-limit';
+export type { RateLimitOptions } from './rate-limit/policy';
 export { Middleware } from './middleware';
 export type { CallNext } from './middleware';
 export { Request } from './request';

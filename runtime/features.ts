@@ -1,5 +1,5 @@
 import type { BaseRouter } from '../framework/index';
-import { compression, type Plugin } from '../framework/plugins';
+import { compression, cors, etag, rateLimit, type Plugin } from '../framework/plugins';
 import { CONFIG_FILE } from './config';
 import { configValueProblems } from './config-value';
 import type { Discovery } from './discover';
@@ -10,7 +10,7 @@ import type { Project } from './project';
 interface Feature {
   section: string;
   /** The plug-in, reading its section with `host.settings(...)` (so a value that does not fit is located at its line). */
-  plugin(discovery: Discovery): Plugin;
+  plugin(discovery: Discovery, value: unknown): Plugin;
   /** Whether the feature is on without its section (the WebSocket gateways of `routers/`, say). */
   always?(discovery: Discovery): boolean;
 }
@@ -18,6 +18,10 @@ interface Feature {
 // In this order: CORS answers preflights before a rate limit counts them, the ETag is computed from the body before
 // compression encodes it, and the gateways come last.
 const FEATURES: Feature[] = [
+  { section: 'cors', plugin: () => cors() },
+  { section: 'rate_limit', plugin: () => rateLimit() },
+  // `etag: true | false`, a value rather than a mapping: the plug-in takes it as is.
+  { section: 'etag', plugin: (_discovery, value) => etag(value as boolean) },
   { section: 'compression', plugin: () => compression() },
 ];
 
@@ -36,7 +40,7 @@ export function registerFeatures(app: BaseRouter, discovery: Discovery, project:
   for (const feature of FEATURES) {
     if (values[feature.section] === undefined && !feature.always?.(discovery)) continue;
     try {
-      app.register(feature.plugin(discovery));
+      app.register(feature.plugin(discovery, values[feature.section]));
     } catch (error) {
       const located = configValueProblems(project.config, error);
       if (located.length) return located;

@@ -43,11 +43,16 @@ const URL_SCHEME = /^rediss?:\/\//;
  * ```
  */
 export function connectRedis(url: string, options: ConnectRedisOptions = {}): Redis {
-  if (typeof url !== 'string' || !URL_SCHEME.test(url)) throw new TrellisError('TRELLIS_ERR_REDIS_URL', redactUrl(String(url)));
+  checkRedisUrl(url);
   const { default: IORedis } = require('ioredis') as typeof import('ioredis');
   const client = new IORedis(url, { ...REDIS_DEFAULTS, ...options.redis });
   watchOutages(client, redactUrl(url), options);
   return client;
+}
+
+/** Throws `TRELLIS_ERR_REDIS_URL` unless `url` is a `redis://` or `rediss://` URL (without connecting). */
+export function checkRedisUrl(url: unknown): asserts url is string {
+  if (typeof url !== 'string' || !URL_SCHEME.test(url)) throw new TrellisError('TRELLIS_ERR_REDIS_URL', redactUrl(String(url)));
 }
 
 /**

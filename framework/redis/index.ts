@@ -1,3 +1,3 @@
-export { connectRedis, redactUrl, redisReady, REDIS_DEFAULTS } from './connect';
+export { checkRedisUrl, connectRedis, redactUrl, redisReady, REDIS_DEFAULTS } from './connect';
 export type { ConnectRedisOptions } from './connect';
 export { RedisSettings, redisUrlOf } from './settings';

@@ -1,0 +1,38 @@
+import { ratePolicy, type RateLimitOptions, type RatePolicy } from '../rate-limit/policy';
+import { routeMark } from './route-mark';
+
+/** What `@RateLimit` recorded on a route: its limit (named for the route or router it was written on), or `false`. */
+export type RateLimitMark = { readonly options: RateLimitOptions; readonly policy: (fallbackName: string) => RatePolicy } | false;
+
+/** The `@RateLimit` marks, read by the `rateLimit()` plug-in (internal). */
+export const rateLimitMarks = routeMark<RateLimitMark>('RateLimit');
+
+/**
+ * Gives a route (on a handler) or every route of a router (on its class) its own rate limit, over the global one of
+ * the `rateLimit()` plug-in (config.yaml `rate_limit:`); `@RateLimit(false)` exempts it. The handler's mark wins over
+ * its class's. It only records: the limit is counted by the `rateLimit()` plug-in, which must be registered (config.yaml
+ * `rate_limit:` under `trellis run`). Options are checked here, where the class is defined
+ * (`TRELLIS_ERR_RATE_LIMIT_OPTION`). A limit with a `key` function runs after the route's guards (`request.user` is
+ * known); one without counts by client address before them, so a client hammering with bad tokens is limited too.
+ *
+ * @example
+ * ```ts
+ * import { Get, Post, RateLimit, router, type Request } from 'trellis';
+ *
+ * @RateLimit({ limit: 60, window: '1m' })                   // every route of the router: 60 a minute per client address
+ * export class AdminRouter extends router('/admin') {
+ *   @Get('/stats') stats() { return { ok: true }; }
+ *
+ *   @Post('/export')
+ *   @RateLimit({ limit: 5, window: '1h', key: (request: Request) => request.user?.sub })
+ *   export() { return { queued: true }; }                   // 5 an hour per signed-in user
+ *
+ *   @Get('/ping') @RateLimit(false) ping() { return 'pong'; } // not limited
+ * }
+ * ```
+ */
+export function RateLimit(options: RateLimitOptions | false): ClassDecorator & MethodDecorator {
+  if (options === false) return rateLimitMarks.decorator(false);
+  ratePolicy(options, 'route');
+  return rateLimitMarks.decorator({ options, policy: (fallbackName) => ratePolicy(options, fallbackName) });
+}

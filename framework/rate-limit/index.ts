@@ -1,0 +1,10 @@
+export { rateLimit } from './plugin';
+export type { RateLimitPluginOptions } from './plugin';
+export { memoryStore } from './memory-store';
+export type { MemoryStoreOptions } from './memory-store';
+export { redisStore } from './redis-store';
+export type { RedisStoreOptions } from './redis-store';
+export type { RateLimitHit, RateLimitStore } from './store';
+export type { RateLimitOptions } from './policy';
+export type { TrustProxy } from './client-address';
+export { RateLimitSettings } from './settings';

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { errorResponse } from '../error-envelope';
+import { Middleware, type CallNext } from '../middleware';
+import type { Request } from '../request';
+import type { Response } from '../response';
+import type { AddressOf } from './client-address';
+import type { StoreOutage } from './outage';
+import type { RatePolicy } from './policy';
+import type { RateLimitHit, RateLimitStore } from './store';
+
+/** What every limit of one `rateLimit()` plug-in shares. */
+export interface LimiterContext {
+  store: RateLimitStore;
+  addressOf: AddressOf;
+  onStoreError: 'open' | 'closed';
+  outage: StoreOutage;
+}
+
+// Addresses are at most 45 characters; a longer key (a user's, a spoofed header's) is hashed, so whatever a
+// client sends, the store sees at most this many characters.
+const MAX_KEY = 64;
+
+/**
+ * The middleware of one limit on one route: counts the request under its key, answers 429 with `Retry-After` past
+ * the limit, and sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) on every answer.
+ */
+export class RateLimiter extends Middleware {
+  constructor(
+    private readonly policy: RatePolicy,
+    private readonly context: LimiterContext,
+  ) {
+    super();
+  }
+
+  dispatch(request: Request, callNext: CallNext): Response | Promise<Response> {
+    const { policy, context } = this;
+    const own = policy.key ? policy.key(request) : undefined;
+    // A key function's keys and addresses never meet: `u` and `a` keep a user named 10.0.0.1 apart from that address.
+    const key = own == null || own === '' ? `${policy.name}:a:${boundKey(context.addressOf(request.raw))}` : `${policy.name}:u:${boundKey(String(own))}`;
+    let hit: RateLimitHit | Promise<RateLimitHit>;
+    try {
+      hit = context.store.hit(key, policy.windowMs);
+    } catch (error) {
+      return this.#unavailable(error, request, callNext);
+    }
+    if (hit instanceof Promise) {
+      return hit.then(
+        (counted) => this.#decide(counted, request, callNext),
+        (error: unknown) => this.#unavailable(error, request, callNext),
+      );
+    }
+    return this.#decide(hit, request, callNext);
+  }
+
+  #decide(hit: RateLimitHit, request: Request, callNext: CallNext): Response | Promise<Response> {
+    const { policy } = this;
+    this.context.outage.succeeded();
+    const seconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    if (hit.count > policy.limit) {
+      return errorResponse(429, 'Too Many Requests', {
+        'retry-after': String(seconds),
+        'ratelimit-policy': policy.header,
+        ratelimit: `"${policy.name}";r=0;t=${seconds}`,
+      });
+    }
+    const remaining = `"${policy.name}";r=${policy.limit - hit.count};t=${seconds}`;
+    return callNext(request).then((response) => {
+      response.headers.set('ratelimit-policy', policy.header);
+      response.headers.set('ratelimit', remaining);
+      return response;
+    });
+  }
+
+  #unavailable(error: unknown, request: Request, callNext: CallNext): Response | Promise<Response> {
+    this.context.outage.failed(error);
+    if (this.context.onStoreError === 'open') return callNext(request);
+    return errorResponse(503, 'Service Unavailable', { 'retry-after': '1' });
+  }
+}
+
+function boundKey(key: string): string {
+  if (key.length <= MAX_KEY) return key;
+  return `#${createHash('sha256').update(key).digest('base64url')}`;
+}

@@ -1,0 +1,125 @@
+import { rateLimitMarks } from '../decorators/rate-limit';
+import { TrellisError } from '../framework-error';
+import type { Plugin, PluginHost } from '../plugin/plugin';
+import { RedisSettings, redisUrlOf } from '../redis/settings';
+import type { RouteInfo } from '../routing/route-info';
+import { clientAddress, type TrustProxy } from './client-address';
+import { RateLimiter, type LimiterContext } from './limiter';
+import { memoryStore } from './memory-store';
+import { documentLimits } from './openapi';
+import { StoreOutage } from './outage';
+import { ratePolicy, type RateLimitOptions, type RatePolicy } from './policy';
+import { redisStore } from './redis-store';
+import { RateLimitSettings } from './settings';
+import type { RateLimitStore } from './store';
+
+/** The options of {@link rateLimit}: the global limit and how every limit counts. */
+export interface RateLimitPluginOptions extends Partial<RateLimitOptions> {
+  /** 100 by default. */
+  limit?: number;
+  /** `false`: no global limit, only the routes with `@RateLimit(...)` are limited. `true` by default. */
+  global?: boolean;
+  /** Where to count: `memoryStore()` (the default), `redisStore({ url })`, or a store of your own. */
+  store?: RateLimitStore;
+  /** When the store cannot answer: `'open'` (the default) lets requests through uncounted, `'closed'` answers 503. Logged once per outage either way. */
+  onStoreError?: 'open' | 'closed';
+  /** Whom `X-Forwarded-For` is believed from; see {@link TrustProxy}. `false` by default. */
+  trustProxy?: TrustProxy;
+}
+
+/**
+ * Rate limits as a plug-in: a global limit on every route but the built-in ones (docs pages, health probes,
+ * metrics, static files: a probe is never refused), and `@RateLimit(...)` per route or router over it
+ * (`@RateLimit(false)` exempts). Past its limit a client gets 429 `{ "error": "Too Many Requests" }` with
+ * `Retry-After`; every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10),
+ * and the OpenAPI document gives each limited route its 429. Fixed windows, counted in memory by default or in
+ * Redis for every worker and instance. With no options it reads config.yaml's `rate_limit:` (and `redis.url`).
+ *
+ * @example
+ * ```ts
+ * import { BaseRouter } from 'trellis';
+ * import { rateLimit, redisStore } from 'trellis/plugins';
+ *
+ * const app = new BaseRouter().register(
+ *   rateLimit({ limit: 100, window: '1m', store: redisStore({ url: 'redis://127.0.0.1:6379' }), trustProxy: 1 }),
+ * );
+ * ```
+ */
+export function rateLimit(options?: RateLimitPluginOptions): Plugin {
+  return {
+    name: 'rate-limit',
+    register(host) {
+      const given = options ?? fromSettings(host);
+      const store = given.store ?? memoryStore();
+      const onStoreError = given.onStoreError ?? 'open';
+      if (onStoreError !== 'open' && onStoreError !== 'closed') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'onStoreError', `${String(onStoreError)} is not 'open' or 'closed'`);
+      if (typeof store?.hit !== 'function') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'a RateLimitStore (memoryStore(), redisStore(...)) is expected');
+      const global = given.global === false ? undefined : ratePolicy({ limit: 100, ...given }, given.name ?? 'default');
+      const context: LimiterContext = { store, addressOf: clientAddress(given.trustProxy ?? false), onStoreError, outage: new StoreOutage(host.app.logger, onStoreError) };
+      limitRoutes(host, context, global);
+      if (store.start) host.onStartup(() => store.start!());
+      if (store.close) host.onShutdown(() => store.close!());
+    },
+  };
+}
+
+function limitRoutes(host: PluginHost, context: LimiterContext, global: RatePolicy | undefined): void {
+  const policies = new Map<RouteInfo, RatePolicy | undefined>();
+  const limiters = new Map<RatePolicy, RateLimiter>();
+  const policyOf = (route: RouteInfo): RatePolicy | undefined => {
+    if (!policies.has(route)) policies.set(route, routePolicy(route, global));
+    return policies.get(route);
+  };
+  const limiterOf = (policy: RatePolicy) => {
+    let limiter = limiters.get(policy);
+    if (!limiter) limiters.set(policy, (limiter = new RateLimiter(policy, context)));
+    return limiter;
+  };
+  host.routeMiddleware((route) => {
+    const policy = policyOf(route);
+    return policy && !policy.key ? limiterOf(policy) : undefined;
+  });
+  host.routeMiddleware((route) => {
+    const policy = policyOf(route);
+    return policy?.key ? limiterOf(policy) : undefined;
+  }, { at: 'inner' });
+  host.openapi((document) => documentLimits(document, host.app.routes, policyOf));
+}
+
+// Policies are made once per mark: routes of one @RateLimit'd router share its policy (its name and count).
+const markPolicies = new WeakMap<object, Map<string, RatePolicy>>();
+
+function routePolicy(route: RouteInfo, global: RatePolicy | undefined): RatePolicy | undefined {
+  const mark = rateLimitMarks.of(route);
+  if (mark === false) return undefined;
+  if (mark === undefined) return route.builtIn ? undefined : global;
+  const fromClass = rateLimitMarks.onClass(route.router) === mark;
+  const fallback = counterName(fromClass ? route.router.name : `${route.router.name}.${String(route.handlerName)}`);
+  let byName = markPolicies.get(mark);
+  if (!byName) markPolicies.set(mark, (byName = new Map()));
+  let policy = byName.get(fallback);
+  if (!policy) byName.set(fallback, (policy = mark.policy(fallback)));
+  return policy;
+}
+
+// A counter's name is a header value and part of a key: what a class or method name holds beyond the letters of
+// a policy name (`$`, a symbol's parentheses) becomes `_`.
+function counterName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 64) || 'route';
+}
+
+function fromSettings(host: PluginHost): RateLimitPluginOptions {
+  const settings = host.settings(RateLimitSettings);
+  const url = settings.store === 'memory' ? undefined : redisUrlOf(host.settings(RedisSettings));
+  if (settings.store === 'redis' && !url) {
+    throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'rate_limit.store is redis but redis.url is empty: set it (REDIS_URL), or use store: auto to count in memory without it');
+  }
+  return {
+    limit: settings.limit,
+    window: settings.window,
+    global: settings.global,
+    onStoreError: settings.on_store_error,
+    trustProxy: settings.trust_proxy,
+    store: url ? redisStore({ url, prefix: settings.prefix }) : memoryStore(),
+  };
+}
