@@ -1,0 +1,37 @@
+'use strict';
+// What the two essentials apps (trellis.ts, fastify.js) turn on, from the environment bench/essentials.js gives
+// them, and the values both use: FEATURES (a comma list of cors, rate-limit, etag, compression, redis-rate-limit,
+// websocket; none = the plain app), GZIP_LEVEL and BROTLI_QUALITY (unset: each framework's default), REDIS_URL.
+
+/** The allowed origin of the CORS cells (a front-end dev server's); every measured request carries it. */
+const ORIGIN = 'http://localhost:5173';
+/** A rate limit never reached in a run: the cost of counting, never of refusing. */
+const LIMIT = 1_000_000_000;
+const WINDOW_MS = 60_000;
+/** Each framework's own Redis key prefix (bench/essentials.js deletes both before each cell). */
+const PREFIXES = { trellis: 'bench-trellis-rl:', fastify: 'bench-fastify-rl:' };
+const ECHO_PATH = '/ws/echo';
+/** The 20 KB answer (./payload.js); the small one is GET /tasks/1 (apps/shared/store.js). */
+const REPORT_PATH = '/reports/tasks';
+const FEATURES = ['cors', 'rate-limit', 'etag', 'compression', 'redis-rate-limit', 'websocket'];
+
+/** The features this process turns on; throws on an unknown one. */
+function featuresOf(env = process.env) {
+  const list = (env.FEATURES ?? '').split(',').map((f) => f.trim()).filter((f) => f && f !== 'none');
+  const unknown = list.filter((f) => !FEATURES.includes(f));
+  if (unknown.length) throw new Error(`FEATURES: unknown ${unknown.join(', ')} (${FEATURES.join(', ')}, none)`);
+  return new Set(list);
+}
+
+/** `{ gzip?, brotli? }`: the levels set in the environment (absent: the framework's default). */
+function levelsOf(env = process.env) {
+  const level = (name) => (env[name] ? Number(env[name]) : undefined);
+  return { gzip: level('GZIP_LEVEL'), brotli: level('BROTLI_QUALITY') };
+}
+
+/** The Redis both rate-limit apps count on. */
+function redisUrl(env = process.env) {
+  return env.REDIS_URL || env.TRELLIS_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+}
+
+module.exports = { ORIGIN, LIMIT, WINDOW_MS, PREFIXES, ECHO_PATH, REPORT_PATH, FEATURES, featuresOf, levelsOf, redisUrl };

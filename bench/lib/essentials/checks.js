@@ -1,0 +1,111 @@
+'use strict';
+// What each essentials server must answer before it is measured (bench/essentials.js leaves out a pair with a
+// server that does not): the task, the 20 KB report decoded, the feature's headers where it is on and none where it
+// is off, the counter in Redis under the framework's prefix, the echo frame. A feature that does nothing is cheaper
+// and measures nothing.
+const { isDeepStrictEqual } = require('node:util');
+const { ORIGIN, PREFIXES, REPORT_PATH, ECHO_PATH } = require('../../apps/essentials/config');
+const { REPORT } = require('../../apps/essentials/payload');
+const { EXPECTED, MESSAGE } = require('./ws-echo-client');
+const { exchange, fetchAnswer } = require('./answer');
+
+const TASK = { id: 1, title: 'Write the spec', description: '', completed: false };
+const RATE_LIMIT_HEADER = /^ratelimit(-limit)?$/;
+
+/** @typedef {{ label: string, run: (port: number) => Promise<string | undefined> }} Check a problem, or undefined */
+
+/** A check of `GET path` with `headers`: `expect(answer)` returns what is wrong, if anything. */
+function get(label, path, headers, expect) {
+  return {
+    label,
+    run: async (/** @type {number} */ port) => {
+      const answer = await fetchAnswer(port, { path, headers });
+      const problem = expect(answer);
+      return problem ? `${problem} (got ${answer.status} ${JSON.stringify(answer.headers)} ${answer.text.slice(0, 120)})` : undefined;
+    },
+  };
+}
+
+const isTask = (answer) => (answer.status === 200 && isDeepStrictEqual(answer.json, TASK) ? undefined : 'not 200 with task 1');
+const both = (...expects) => (answer) => expects.map((expect) => expect(answer)).find(Boolean);
+const rateLimitHeaders = (answer) => Object.keys(answer.headers).filter((name) => RATE_LIMIT_HEADER.test(name));
+
+/** The app with no feature: the task, and no header any feature adds. */
+function plain() {
+  const none = (answer) => {
+    const added = ['access-control-allow-origin', 'etag', 'content-encoding', ...rateLimitHeaders(answer)].filter((h) => answer.headers[h] !== undefined);
+    return added.length ? `feature headers with no feature on: ${added.join(', ')}` : undefined;
+  };
+  return [get('GET /tasks/1, no feature', '/tasks/1', { origin: ORIGIN, 'accept-encoding': 'gzip, br' }, both(isTask, none))];
+}
+
+function cors() {
+  const allowed = (answer) => (answer.headers['access-control-allow-origin'] === ORIGIN && /origin/i.test(String(answer.headers.vary)) ? undefined : 'no Access-Control-Allow-Origin and Vary: Origin');
+  const refused = (answer) => (answer.headers['access-control-allow-origin'] === undefined ? undefined : 'Access-Control-Allow-Origin for a refused origin');
+  return [
+    get('GET /tasks/1, allowed Origin', '/tasks/1', { origin: ORIGIN }, both(isTask, allowed)),
+    get('GET /tasks/1, another Origin', '/tasks/1', { origin: 'https://evil.example' }, refused),
+  ];
+}
+
+function rateLimit() {
+  const counted = (answer) => (rateLimitHeaders(answer).length ? undefined : 'no RateLimit header');
+  return [get('GET /tasks/1, counted', '/tasks/1', {}, both(isTask, counted))];
+}
+
+function etag() {
+  let tag = '';
+  const tagged = (answer) => {
+    tag = String(answer.headers.etag ?? '');
+    return /^W\/".+"$/.test(tag) ? undefined : 'no weak ETag';
+  };
+  return [
+    get('GET /tasks/1, ETag', '/tasks/1', {}, both(isTask, tagged)),
+    { label: 'GET /tasks/1, If-None-Match', run: async (port) => ((await fetchAnswer(port, { path: '/tasks/1', headers: { 'if-none-match': tag } })).status === 304 ? undefined : 'no 304 to If-None-Match') },
+  ];
+}
+
+function compression() {
+  const identity = (answer) => (answer.headers['content-encoding'] === undefined ? undefined : 'a body below the threshold encoded');
+  const encoded = (encoding) => (answer) =>
+    answer.status === 200 && answer.headers['content-encoding'] === encoding && /accept-encoding/i.test(String(answer.headers.vary)) && isDeepStrictEqual(answer.json, REPORT) && answer.bytes < answer.text.length / 3
+      ? undefined
+      : `not the report ${encoding}-encoded with Vary: Accept-Encoding`;
+  return [
+    get('GET /tasks/1, below the threshold', '/tasks/1', { 'accept-encoding': 'gzip, deflate, br' }, both(isTask, identity)),
+    get(`GET ${REPORT_PATH}, gzip`, REPORT_PATH, { 'accept-encoding': 'gzip' }, encoded('gzip')),
+    get(`GET ${REPORT_PATH}, br`, REPORT_PATH, { 'accept-encoding': 'br' }, encoded('br')),
+  ];
+}
+
+/** Counted in Redis: a key under the framework's prefix after the request. */
+function redisRateLimit(/** @type {'trellis' | 'fastify'} */ framework, /** @type {string} */ url) {
+  return [
+    ...rateLimit(),
+    {
+      label: `a key under ${PREFIXES[framework]} in Redis`,
+      run: async () => {
+        const { withRedis } = require('./redis');
+        const keys = await withRedis(url, (redis) => redis.keys(`${PREFIXES[framework]}*`));
+        return keys.length ? undefined : `no key under ${PREFIXES[framework]} in Redis`;
+      },
+    },
+  ];
+}
+
+function websocket() {
+  return [
+    get('GET /tasks/1', '/tasks/1', {}, isTask),
+    {
+      label: `WebSocket ${ECHO_PATH}: the echo, then an error frame to a frame that is not JSON`,
+      run: async (port) => {
+        const [echo, error] = await exchange(port, ECHO_PATH, [MESSAGE, 'not json']);
+        if (echo !== EXPECTED) return `echo answered ${echo}`;
+        return JSON.parse(error)?.event === 'error' ? undefined : `not JSON answered ${error}`;
+      },
+    },
+    get('GET /memory, collected', '/memory', {}, (answer) => (answer.json?.collected === true ? undefined : 'no memoryUsage after gc()')),
+  ];
+}
+
+module.exports = { TASK, plain, cors, rateLimit, etag, compression, redisRateLimit, websocket };
