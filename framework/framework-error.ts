@@ -95,6 +95,10 @@ export const ERROR_CODES = {
   TRELLIS_ERR_MIGRATION_FAILED: 'Migration %{migration} failed: %{reason}',
   TRELLIS_ERR_REDIS_URL: 'Invalid Redis URL %{url}: give redis://[user:password@]host[:port][/db] or rediss://... (TLS)',
   TRELLIS_ERR_RATE_LIMIT_OPTION: 'Invalid rate limit option %{option}: %{reason}',
+  TRELLIS_ERR_CORS_OPTION: 'Invalid CORS option %{option}: %{reason}',
+  TRELLIS_ERR_CORS_CREDENTIALS:
+    '%{where}: credentials cannot go with origin \'*\' (a browser refuses the answer, and allowing every site with cookies would let any page act as the user): list the origins, or drop credentials',
+  TRELLIS_ERR_ETAG_OPTION: 'Invalid etag setting %{value}: give true (ETags on every GET route\'s JSON answers) or false (only on routes marked @ETag())',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -15,18 +15,18 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   trellis: {
     file: 'framework/index.ts',
     values: [
-      'BaseRouter', 'Config', 'Delete', 'EventSourceResponse', 'FileResponse', 'Form', 'Get', 'HTMLResponse', 'HTTPException',
+      'BaseRouter', 'Config', 'Cors', 'Delete', 'ETag', 'EventSourceResponse', 'FileResponse', 'Form', 'Get', 'HTMLResponse', 'HTTPException',
       'Head', 'Inject', 'Injectable', 'InjectionToken', 'JSONResponse', 'Middleware', 'Options', 'Patch', 'Post', 'Put',
       'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
       'listen', 'router', 'serverUrl',
     ],
-    types: ['CallNext', 'InjectableOptions', 'OnRequestEnd', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
+    types: ['CallNext', 'CorsOptions', 'InjectableOptions', 'OnRequestEnd', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
   },
   'trellis/plugins': {
     file: 'framework/plugins.ts',
     // The interface and the features built on it: an app registers them (app.register(docs({ path: '/api-docs' }))).
-    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads'],
-    types: ['Plugin', 'PluginHost'],
+    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads', 'cors', 'etag'],
+    types: ['ETagOptions', 'Plugin', 'PluginHost'],
   },
   'trellis/database': {
     file: 'framework/database.ts',
