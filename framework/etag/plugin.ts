@@ -43,19 +43,15 @@ export function etag(options: ETagOptions | boolean = {}): Plugin {
   return {
     name: 'etag',
     register(host) {
+      const tagged = () => host.app.routes.filter((route) => route.method === 'GET' && (etagMark.of(route) ?? all));
       let enabled: ReadonlySet<string> = new Set();
-      let documented: readonly RouteInfo[] = [];
-      host.verify(() => {
-        const routes = host.app.routes.filter((route) => route.method === 'GET' && (etagMark.of(route) ?? all));
-        enabled = new Set(routes.map((route) => route.path));
-        documented = routes.filter((route) => !route.builtIn);
-      });
+      host.verify(() => void (enabled = new Set(tagged().map((route) => route.path))));
       host.onResponse((request, response) => {
         const route = request.route;
         if (route === undefined || response.status !== 200 || !enabled.has(route)) return;
         if (request.method === 'GET' || request.method === 'HEAD') tag(request, response);
       });
-      host.openapi((document) => describe(document, documented));
+      host.openapi((document) => describe(document, tagged()));
     },
   };
 }
