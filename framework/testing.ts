@@ -5,6 +5,7 @@ import type { RequestListener } from './core/listener';
 import { TrellisError } from './framework-error';
 import type { Token } from './injection/token';
 import { inProcessFetch } from './testing/fetch';
+import { WebSocketTestServer, type WebSocketTestOptions } from './testing/websocket';
 
 /**
  * Options of a {@link TestClient}.
@@ -70,6 +71,7 @@ export class TestResponse {
 export class TestClient {
   readonly #listener: RequestListener;
   readonly #app: BaseRouter | undefined;
+  #websockets: WebSocketTestServer | undefined;
 
   /**
    * A WHATWG `fetch` answered by the app in-process, as `request()` is: typed responses with openapi-fetch and the
@@ -99,7 +101,25 @@ export class TestClient {
 
   /** Stops the app (`app.stop()`): its shutdown hooks run; resolves `true` when every one finished. */
   async close(): Promise<boolean> {
+    await this.#websockets?.close();
     return (await this.#app?.stop()) ?? true;
+  }
+
+  /**
+   * Opens a WebSocket to `path` of the app (a gateway's), resolving once it is open: a `ws` client, on a server
+   * the test client starts on 127.0.0.1 and a free port at the first call and stops in `close()`, which also
+   * terminates the sockets still open. A refused upgrade (a guard's 401, a 404) rejects with an error carrying its
+   * `status` and `body`.
+   *
+   * @example
+   * ```ts
+   * const socket = await client.websocket('/ws/tasks', { headers: { authorization: `Bearer ${token}` } });
+   * socket.send(JSON.stringify({ event: 'subscribe', data: { room: 'tasks' } }));
+   * ```
+   */
+  websocket(path: string, options?: WebSocketTestOptions): Promise<import('ws').WebSocket> {
+    if (!this.#app) throw new TypeError('TestClient.websocket needs the app, not its request listener');
+    return (this.#websockets ??= new WebSocketTestServer(this.#app)).open(path, options);
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {

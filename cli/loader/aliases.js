@@ -21,6 +21,7 @@ function sharedAliases(code) {
     ['trellis/plugins', `${code}/framework/plugins`],
     ['trellis/database', `${code}/framework/database`],
     ['trellis/auth', `${code}/framework/auth`],
+    ['trellis/websocket', `${code}/framework/websocket`],
     ['trellis/runtime', `${code}/runtime/index`],
     ['trellis/internal', `${code}/runtime/internal`],
     ['trellis/package.json', './package.json'],

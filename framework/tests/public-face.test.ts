@@ -25,8 +25,8 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   'trellis/plugins': {
     file: 'framework/plugins.ts',
     // The interface and the features built on it: an app registers them (app.register(docs({ path: '/api-docs' }))).
-    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads', 'cors', 'etag'],
-    types: ['ETagOptions', 'Plugin', 'PluginHost'],
+    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads', 'compression', 'websockets', 'cors', 'etag'],
+    types: ['CompressionOptions', 'ETagOptions', 'Plugin', 'PluginHost'],
   },
   'trellis/database': {
     file: 'framework/database.ts',
@@ -39,6 +39,12 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     // The only entry that loads jose.
     values: ['JwtAuth', 'Scopes', 'apiKeyAuth', 'grantedScopes', 'isScopeName', 'jwtAuth', 'signToken'],
     types: ['ApiKeyAuthOptions', 'ApiKeyLookup', 'JwtAuthOptions', 'SignTokenOptions', 'User'],
+  },
+  'trellis/websocket': {
+    file: 'framework/websocket.ts',
+    // The only entry that loads ws (when a gateway app starts).
+    values: ['Gateway', 'OnMessage', 'Rooms', 'WebSocketClient', 'WebSocketSettings', 'gateway', 'isGatewayClass', 'memoryBus', 'redisBus'],
+    types: ['RedisBusOptions', 'RoomBus', 'WebSocketOptions'],
   },
   'trellis/param': {
     file: 'framework/param.ts',
@@ -107,7 +113,7 @@ describe('the public face: what each entry exports', () => {
     });
   }
 
-  for (const entry of ['trellis', 'trellis/runtime', 'trellis/database', 'trellis/auth']) {
+  for (const entry of ['trellis', 'trellis/runtime', 'trellis/database', 'trellis/auth', 'trellis/websocket']) {
     it(`every export of ${entry} is documented with JSDoc holding an @example, where it is declared`, () => {
       const undocumented = exportsOf(PUBLIC[entry].file)
         .filter((symbol) => {
