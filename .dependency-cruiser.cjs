@@ -126,6 +126,7 @@ const LAYERS = [
       '^framework/static/',
       '^framework/templates/',
       '^framework/uploads/',
+      '^framework/compression/',
       '^framework/express/(?!index\\.ts$)',
       '^framework/openapi/',
       '^framework/source/',
