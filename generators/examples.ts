@@ -4,7 +4,15 @@ import { GeneratorError } from './generator-error';
 export const EXAMPLES = {
   tasks: {
     summary: 'tasks: CRUD in memory (always included)',
-    files: ['routers/tasks.ts', 'services/task_service.ts', 'tests/tasks.test.ts', 'migrations/0001_create_tasks.ts'],
+    files: [
+      'routers/tasks.ts',
+      'routers/task_feed.ts',
+      'services/task_service.ts',
+      'services/task_events.ts',
+      'tests/tasks.test.ts',
+      'tests/task_feed.test.ts',
+      'migrations/0001_create_tasks.ts',
+    ],
     needs: [],
   },
   products: {

@@ -51,7 +51,7 @@ describe('a --db project, end to end', { timeout: 1_800_000 }, () => {
   it('installs kysely, pg and PGlite and passes its own npm test', async () => {
     for (const name of ['kysely', 'pg', '@electric-sql/pglite']) assert.ok(existsSync(join(project, 'node_modules', name, 'package.json')), name);
     const output = await timed('npm test', () => mustRun([NPM, 'test'], { cwd: project, env, timeoutMs: SLOW }));
-    assert.match(output, /^# pass 7$/m);
+    assert.match(output, /^# pass 9$/m);
     assert.match(output, /^# fail 0$/m);
   });
 
@@ -76,7 +76,7 @@ describe('a --db project, end to end', { timeout: 1_800_000 }, () => {
     assert.match(added, /^ {2}CREATE migrations\/0004_create_note\.ts \(\d+ bytes\)$/m);
     assert.match(added, /^ {2}UPDATE db\/schema\.ts \(\d+ bytes\)$/m);
     const output = await timed('npm test with the resource', () => mustRun([NPM, 'test'], { cwd: project, env, timeoutMs: SLOW }));
-    assert.match(output, /^# pass 11$/m);
+    assert.match(output, /^# pass 13$/m);
     assert.match(output, /^# fail 0$/m);
     await timed('npm run typecheck', () => mustRun([NPM, 'run', 'typecheck'], { cwd: project, timeoutMs: SLOW }));
     assert.match(readFileSync(join(project, 'db', 'schema.ts'), 'utf8'), /^ {2}note: NoteTable;$/m);

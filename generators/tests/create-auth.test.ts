@@ -52,6 +52,7 @@ describe('create --auth jwt: task writes behind bearer tokens', () => {
 ADMIN_TOKEN=secret-token
 # Signs and verifies the bearer tokens of task writes (made up by \`trellis create\`; keep it secret).
 JWT_SECRET=${SECRET}
+# REDIS_URL=redis://localhost:6379
 # PORT=8000
 `,
     );
@@ -63,6 +64,9 @@ ADMIN_TOKEN=change-me
 # The HS256 key that signs and verifies the bearer tokens task writes need (config.yaml: auth.secret), at least
 # 32 characters: \`openssl rand -base64 32\` makes one. Required: the app does not start without it.
 JWT_SECRET=
+# The Redis server that carries WebSocket broadcasts between workers and instances (config.yaml: redis.url).
+# Unset or empty: each process's broadcasts reach its own clients only.
+# REDIS_URL=redis://localhost:6379
 # PORT=8000
 # HOST=localhost
 `,
@@ -82,7 +86,7 @@ JWT_SECRET=
     await createProject(request({ auth: 'jwt', jwtSecret: SECRET, port: 3000 }));
     const readme = read('README.md');
     const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
-    assert.deepEqual(sections, ['Install', 'Develop', 'Tokens', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
+    assert.deepEqual(sections, ['Install', 'Develop', 'Tokens', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Realtime', 'Add to it']);
     for (const text of [
       'TOKEN=$(npx trellis token --scope tasks:write)',
       `curl -X POST -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"title":"Try trellis"}' http://localhost:3000/tasks`,

@@ -59,7 +59,7 @@ describe('create --db: the sample on a database', () => {
     await createProject(request({ db: true }));
     const readme = read('README.md');
     const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
-    assert.deepEqual(sections, ['Install', 'Develop', 'Database', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
+    assert.deepEqual(sections, ['Install', 'Develop', 'Database', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Realtime', 'Add to it']);
     for (const text of [
       'npm run db:migrate',
       'DATABASE_URL=postgres://... node dist/main.js --migrate',
@@ -79,7 +79,7 @@ describe('create --db: the sample on a database', () => {
   it('keeps to the chosen examples: --minimal has the tasks table alone', async () => {
     const result = await createProject(request({ db: true, examples: resolveExamples([]) }));
     const files = listFiles(result.root);
-    assert.deepEqual(files.filter((file) => /^(db|migrations|services)\//.test(file)), ['db/schema.ts', 'migrations/0001_create_tasks.ts', 'services/task_service.ts']);
+    assert.deepEqual(files.filter((file) => /^(db|migrations|services)\//.test(file)), ['db/schema.ts', 'migrations/0001_create_tasks.ts', 'services/task_events.ts', 'services/task_service.ts']);
     const schema = read('db/schema.ts');
     assert.match(schema, /^export interface Tables \{\n {2}tasks: TaskTable;\n\}$/m);
     assert.ok(!/Product|User/.test(schema), schema);

@@ -43,6 +43,15 @@ templates:
 docs:
   enabled: true
   path: /docs
+cors:              # the browser apps on other origins that may call the API
+  origins:
+    - http://localhost:5173   # a front end's dev server (Vite's); add the production origin
+compression:
+  threshold: 1024  # bytes: bigger answers go out gzip- or brotli-encoded, as the client accepts
+redis:
+  # Carries WebSocket broadcasts (routers/task_feed.ts) between workers and instances. Empty: each process's
+  # broadcasts reach its own clients only.
+  url: \${REDIS_URL:-}
 middleware:        # global middleware, by file name in middleware/
   - timing
 admin:
@@ -128,6 +137,7 @@ admin:
       `# Settings for this machine, read by \`trellis run\` (npm run dev). Not committed: .gitignore lists it.
 # In production set them in the environment instead; .env.example lists them.
 ADMIN_TOKEN=secret-token
+# REDIS_URL=redis://localhost:6379
 # PORT=8000
 `,
     );
@@ -136,6 +146,9 @@ ADMIN_TOKEN=secret-token
       `# The environment variables this app reads. Copy to .env for development (\`cp .env.example .env\`);
 # in production set them in the environment. PORT and HOST override server.port and server.host.
 ADMIN_TOKEN=change-me
+# The Redis server that carries WebSocket broadcasts between workers and instances (config.yaml: redis.url).
+# Unset or empty: each process's broadcasts reach its own clients only.
+# REDIS_URL=redis://localhost:6379
 # PORT=8000
 # HOST=localhost
 `,
@@ -173,7 +186,7 @@ ADMIN_TOKEN=change-me
     const readme = read('README.md');
     assert.match(readme, /^# Demo API\n\nA demo\.\n/);
     const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
-    assert.deepEqual(sections, ['Install', 'Develop', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Add to it']);
+    assert.deepEqual(sections, ['Install', 'Develop', 'Test', 'Build', 'Deploy', 'Layout', 'Endpoints', 'Realtime', 'Add to it']);
     for (const text of [
       'npm install',
       'npm run dev',
@@ -192,6 +205,9 @@ ADMIN_TOKEN=change-me
       'POST /upload/file',
       'GET /admin/stats',
       'http://localhost:8000/docs/',
+      'ws://localhost:8000/ws/tasks',
+      'REDIS_URL=redis://localhost:6379 npx trellis run . --workers 4',
+      '| `REDIS_URL` |',
     ]) {
       assert.ok(readme.includes(text), text);
     }
@@ -223,10 +239,13 @@ describe('create --minimal and example choices', () => {
       'favicon.ico',
       'middleware/timing.ts',
       'package.json',
+      'routers/task_feed.ts',
       'routers/tasks.ts',
+      'services/task_events.ts',
       'services/task_service.ts',
       'static/style.css',
       'templates/index.html',
+      'tests/task_feed.test.ts',
       'tests/tasks.test.ts',
       'tsconfig.json',
     ]);
@@ -240,7 +259,7 @@ describe('create --minimal and example choices', () => {
   it('renders the chosen examples only', async () => {
     await createProject(request({ examples: resolveExamples(['upload']), port: 3000 }));
     const routers = listFiles(join(cwd().path, 'demo')).filter((f) => f.startsWith('routers/'));
-    assert.deepEqual(routers, ['routers/tasks.ts', 'routers/upload.ts']);
+    assert.deepEqual(routers, ['routers/task_feed.ts', 'routers/tasks.ts', 'routers/upload.ts']);
     assert.match(read('config.yaml'), /^server:\n  host: localhost\n  port: 3000\n/m);
     assert.ok(read('README.md').includes('http://localhost:3000'));
     assert.match(read('.env'), /^# PORT=3000$/m);

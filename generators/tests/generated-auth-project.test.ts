@@ -66,7 +66,7 @@ describe('a generated --auth jwt project', { timeout: 900_000 }, () => {
     it(`passes its own tests with trellis test, the 401 and the 403 among them (${name})`, async () => {
       const run = await outcomes.get(`test ${name}`)!;
       assert.equal(run.status, 0, run.output);
-      assert.match(run.output, name === 'auth' ? /^# pass 6$/m : /^# pass 9$/m); // and the schema test on a database
+      assert.match(run.output, name === 'auth' ? /^# pass 8$/m : /^# pass 11$/m); // and the schema test on a database
       assert.match(run.output, /^# fail 0$/m);
       assert.match(run.output, /^ {4}ok \d+ - answers 401 to a write without a token/m);
       assert.match(run.output, /^ {4}ok \d+ - answers 403 to a write whose token lacks tasks:write$/m);

@@ -60,7 +60,7 @@ describe('a generated project', () => {
     it(`passes its own tests with trellis test (${name})`, async () => {
       const run = await outcomes.get(`test ${name}`)!;
       assert.equal(run.status, 0, run.output);
-      assert.match(run.output, /^# pass 4$/m);
+      assert.match(run.output, /^# pass 6$/m);
       assert.match(run.output, /^# fail 0$/m);
     });
 

@@ -1,6 +1,7 @@
 import { Kysely, sql, type Selectable } from 'kysely';
 import { Injectable } from 'trellis';
 import type { TaskTable, Tables } from '../db/schema';
+import { TaskEvents } from './task_events';
 
 /** A task as the API returns it. The two starting tasks have no `description`. */
 export interface Task {
@@ -19,10 +20,13 @@ export interface TaskInput {
 
 /**
  * The tasks, in the `tasks` table (migrations/0001_create_tasks.ts makes it with tasks 1 and 2). The database
- * gives the ids and never reuses one, so after deleting task 3 the next task is still 4.
+ * gives the ids and never reuses one, so after deleting task 3 the next task is still 4. Each change is told to
+ * `changes`' listeners once it is stored.
  */
 @Injectable()
 export class TaskService {
+  readonly changes = new TaskEvents();
+
   constructor(private readonly db: Kysely<Tables>) {}
 
   async all(): Promise<Task[]> {
@@ -42,19 +46,26 @@ export class TaskService {
 
   async add(input: TaskInput): Promise<Task> {
     const row = await this.db.insertInto('tasks').values(fields(input)).returningAll().executeTakeFirstOrThrow();
-    return toTask(row);
+    const task = toTask(row);
+    this.changes.emit({ event: 'created', task });
+    return task;
   }
 
   /** Replaces title, description and completed; `undefined` when there is no such task. */
   async replace(id: number, input: TaskInput): Promise<Task | undefined> {
     const row = await this.db.updateTable('tasks').set(fields(input)).where('id', '=', id).returningAll().executeTakeFirst();
-    return row && toTask(row);
+    if (!row) return undefined;
+    const task = toTask(row);
+    this.changes.emit({ event: 'updated', task });
+    return task;
   }
 
   /** Whether a task was deleted. */
   async delete(id: number): Promise<boolean> {
-    const { numDeletedRows } = await this.db.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
-    return numDeletedRows > 0n;
+    const row = await this.db.deleteFrom('tasks').where('id', '=', id).returningAll().executeTakeFirst();
+    if (!row) return false;
+    this.changes.emit({ event: 'deleted', task: toTask(row) });
+    return true;
   }
 }
 

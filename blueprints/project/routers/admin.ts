@@ -1,4 +1,4 @@
-import { Get, Injectable, router, Use } from 'trellis';
+import { Get, Injectable, RateLimit, router, Use } from 'trellis';
 import { Header } from 'trellis/param';
 import { RequireToken } from '../middleware/require_token';
 import { ProductService } from '../services/product_service';
@@ -9,9 +9,13 @@ import { UserService } from '../services/user_service';
  * Admin endpoints, behind router-scoped middleware: every request needs the Bearer token (ADMIN_TOKEN).
  * `@Use` on a single handler would guard that route alone. RequireToken declares the bearer scheme, so the docs
  * show both routes with it and their 401, and Swagger UI's Authorize button sends the token with "Try it out".
+ * `@RateLimit` allows each client (by address) 60 requests a minute on these routes, then answers 429 with
+ * `Retry-After`: counted in each process, or in Redis for every worker and instance with config.yaml's
+ * `rate_limit: store: redis`.
  */
 @Injectable()
 @Use(RequireToken)
+@RateLimit({ limit: 60, window: '1m' })
 export class AdminRouter extends router('/admin') {
   constructor(
     private readonly tasks: TaskService,

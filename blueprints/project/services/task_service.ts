@@ -1,3 +1,5 @@
+import { TaskEvents } from './task_events';
+
 /** A task as the API returns it. The two starting tasks have no `description`. */
 export interface Task {
   id: number;
@@ -15,9 +17,10 @@ export interface TaskInput {
 
 /**
  * The tasks, kept in memory for as long as the server runs. Starts with tasks 1 and 2; ids are never
- * reused, so after deleting task 3 the next task is still 4.
+ * reused, so after deleting task 3 the next task is still 4. Each change is told to `changes`' listeners.
  */
 export class TaskService {
+  readonly changes = new TaskEvents();
   private readonly tasks = new Map<number, Task>();
   private nextId = 3;
 
@@ -41,6 +44,7 @@ export class TaskService {
   add(input: TaskInput): Task {
     const task = { id: this.nextId++, ...fields(input) };
     this.tasks.set(task.id, task);
+    this.changes.emit({ event: 'created', task });
     return task;
   }
 
@@ -49,12 +53,17 @@ export class TaskService {
     if (!this.tasks.has(id)) return undefined;
     const task = { id, ...fields(input) };
     this.tasks.set(id, task);
+    this.changes.emit({ event: 'updated', task });
     return task;
   }
 
   /** Whether a task was deleted. */
   delete(id: number): boolean {
-    return this.tasks.delete(id);
+    const task = this.tasks.get(id);
+    if (!task) return false;
+    this.tasks.delete(id);
+    this.changes.emit({ event: 'deleted', task });
+    return true;
   }
 }
 
