@@ -1,7 +1,7 @@
 export { rateLimit } from './plugin';
 export type { RateLimitPluginOptions } from './plugin';
 export { memoryStore } from './memory-store';
-export type { MemoryStoreOptions } from './memory-store';
+export type { MemoryStore, MemoryStoreOptions } from './memory-store';
 export { redisStore } from './redis-store';
 export type { RedisStoreOptions } from './redis-store';
 export type { RateLimitHit, RateLimitStore } from './store';

@@ -9,6 +9,13 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
+/** A {@link memoryStore}: counts at once (no promise), and tells how many keys it holds. */
+export interface MemoryStore extends RateLimitStore {
+  hit(key: string, windowMs: number): RateLimitHit;
+  /** Keys counted now (at most `maxKeys`). */
+  readonly size: number;
+}
+
 interface Window {
   count: number;
   resetAt: number;
@@ -28,7 +35,7 @@ interface Window {
  * app.register(rateLimit({ limit: 100, window: '1m', store: memoryStore({ maxKeys: 10_000 }) }));
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): RateLimitStore & { readonly size: number } {
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxKeys = positiveCount(options.maxKeys ?? 100_000, 'maxKeys');
   const now = options.now ?? Date.now;
   // Insertion order is the order windows started: a key whose window restarts is moved to the end.

@@ -85,7 +85,7 @@ export function redisReady(client: Redis, timeoutMs: number): Promise<boolean> {
 
 /** `url` without its password, for log lines and errors: `redis://:secret@host` is `redis://:***@host`. */
 export function redactUrl(url: string): string {
-  return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@]*@/i, '$1***@');
 }
 
 function watchOutages(client: Redis, address: string, { logger, name = 'redis' }: ConnectRedisOptions): void {
