@@ -55,4 +55,6 @@ if (features.has('compression')) {
 }
 if (features.has('websocket')) app.register(websockets({ gateways: [EchoGateway] }));
 app.includeRouter(new TaskRouter()).includeRouter(new ReportRouter()).includeRouter(new MemoryRouter());
-app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+// listen()'s default maxConnections (1,000) counts upgraded sockets: the idle cell's 1,000 WebSockets would leave no
+// room for its GET /memory. Fastify sets no limit.
+app.listen({ host: '127.0.0.1', port: Number(process.env.PORT), maxConnections: 100_000 });
