@@ -87,6 +87,9 @@ const LAYERS = [
       // Form bodies: the one body reader parses urlencoded and multipart bodies and `@UploadedFile` reads their
       // parts, so the parsers sit with it (the uploads plug-in only sets their limits).
       '^framework/uploads/(?!index\\.ts$)',
+      // What `@RateLimit` checks where a class is defined: a limit's options and its window.
+      file('framework/rate-limit/policy.ts'),
+      file('framework/rate-limit/window.ts'),
       // The JSON schemas of DTO classes and source types, built alike for the response serializer and for the
       // OpenAPI document: the pipeline's, which the document's builder above reads.
       file('framework/openapi/schemas.ts'),
@@ -127,6 +130,8 @@ const LAYERS = [
       '^framework/templates/',
       '^framework/uploads/',
       '^framework/compression/',
+      '^framework/rate-limit/(?!policy\\.ts$|window\\.ts$)',
+      '^framework/redis/',
       '^framework/express/(?!index\\.ts$)',
       '^framework/openapi/',
       '^framework/source/',

@@ -5,6 +5,11 @@ import { positiveCount, windowMs } from './window';
 /**
  * One rate limit: `limit` requests per `window` for each key. The options of `@RateLimit(...)` and of
  * `rateLimit(...)`'s global limit.
+ *
+ * @example
+ * ```ts
+ * const perUser: RateLimitOptions = { limit: 5, window: '1h', key: (request) => request.user?.sub, name: 'exports' };
+ * ```
  */
 export interface RateLimitOptions {
   /** Requests allowed per key in one window. */

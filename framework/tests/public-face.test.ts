@@ -17,16 +17,16 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     values: [
       'BaseRouter', 'Config', 'Cors', 'Delete', 'ETag', 'EventSourceResponse', 'FileResponse', 'Form', 'Get', 'HTMLResponse', 'HTTPException',
       'Head', 'Inject', 'Injectable', 'InjectionToken', 'JSONResponse', 'Middleware', 'Options', 'Patch', 'Post', 'Put',
-      'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully',
+      'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully', 'RateLimit',
       'listen', 'router', 'serverUrl',
     ],
-    types: ['CallNext', 'CorsOptions', 'InjectableOptions', 'OnRequestEnd', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
+    types: ['CallNext', 'CorsOptions', 'InjectableOptions', 'OnRequestEnd', 'RateLimitOptions', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
   },
   'trellis/plugins': {
     file: 'framework/plugins.ts',
     // The interface and the features built on it: an app registers them (app.register(docs({ path: '/api-docs' }))).
-    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads', 'compression', 'websockets', 'cors', 'etag'],
-    types: ['CompressionOptions', 'ETagOptions', 'Plugin', 'PluginHost'],
+    values: ['docs', 'favicon', 'health', 'metrics', 'staticFiles', 'templates', 'uploads', 'compression', 'websockets', 'cors', 'etag', 'rateLimit', 'memoryStore', 'redisStore', 'connectRedis', 'RedisSettings'],
+    types: ['CompressionOptions', 'ETagOptions', 'Plugin', 'PluginHost', 'RateLimitPluginOptions', 'MemoryStoreOptions', 'RedisStoreOptions', 'RateLimitStore', 'RateLimitHit', 'TrustProxy', 'ConnectRedisOptions'],
   },
   'trellis/database': {
     file: 'framework/database.ts',
