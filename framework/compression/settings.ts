@@ -39,7 +39,7 @@ export interface CompressionConfig {
 }
 
 /**
- * config.yaml's `compression:` section (`compression: {}`, or `compression:` alone, turns it on with the defaults).
+ * config.yaml's `compression:` section (`compression: {}` turns it on with the defaults).
  *
  * @example
  * ```yaml
