@@ -4,6 +4,7 @@ import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isRouterClass } from '../framework/inspect';
 import type { Plugin } from '../framework/plugins';
 import { isPlugin } from '../framework/inspect';
+import { isGatewayClass, type Gateway } from '../framework/websocket';
 import { describeLoadError } from './load-error';
 import type { Problem } from './problem';
 import { moduleName, sourceFiles } from './source-files';
@@ -35,6 +36,8 @@ export interface FoundPlugin {
 /** What a project's `services/`, `middleware/`, `plugins/` and `routers/` hold, as `trellis run` serves it. */
 export interface Discovery {
   routers: Array<Found<Controller>>;
+  /** The WebSocket gateway classes of `routers/` (`extends gateway(path)`); absent from a manifest written before them. */
+  gateways?: Array<Found<Gateway>>;
   /** Other classes exported from `routers/` (DTOs, response models), for `doctor`. */
   models: Found[];
   services: Found[];
@@ -99,16 +102,19 @@ export function discover(dir: string): Discovery {
   }
 
   const candidates: Array<Found<Controller>> = [];
+  const gatewayCandidates: Array<Found<Gateway>> = [];
   const models: Found[] = [];
   for (const { file, exports } of load('routers')) {
     for (const value of Object.values(exports)) {
       if (isRouterClass(value)) add(candidates, { cls: value as Class<Controller>, file });
+      else if (isGatewayClass(value)) add(gatewayCandidates, { cls: value, file });
       else if (isClass(value) && !isMiddlewareClass(value) && !(value.prototype instanceof Error)) add(models, { cls: value, file });
     }
   }
   const routers = candidates.filter(({ cls }) => !candidates.some((other) => other.cls.prototype instanceof cls));
+  const gateways = gatewayCandidates.filter(({ cls }) => !gatewayCandidates.some((other) => other.cls.prototype instanceof cls));
 
-  return { routers, models, services, middleware, plugins, failures };
+  return { routers, gateways, models, services, middleware, plugins, failures };
 }
 
 /** A module's exports by name; a module that is itself a function (`module.exports = class ...`) is `default`. */

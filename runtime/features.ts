@@ -1,5 +1,6 @@
 import type { BaseRouter } from '../framework/index';
 import { compression, cors, etag, rateLimit, type Plugin } from '../framework/plugins';
+import { websockets } from '../framework/plugins';
 import { CONFIG_FILE } from './config';
 import { configValueProblems } from './config-value';
 import type { Discovery } from './discover';
@@ -23,6 +24,8 @@ const FEATURES: Feature[] = [
   // `etag: true | false`, a value rather than a mapping: the plug-in takes it as is.
   { section: 'etag', plugin: (_discovery, value) => etag(value as boolean) },
   { section: 'compression', plugin: () => compression() },
+  // On with a `websockets:` section or with gateways in routers/; limits from the section, rooms on Redis with `redis.url`.
+  { section: 'websockets', plugin: (discovery) => websockets({ gateways: (discovery.gateways ?? []).map(({ cls }) => cls) }), always: (discovery) => (discovery.gateways?.length ?? 0) > 0 },
 ];
 
 /**

@@ -7,6 +7,11 @@ const PATHS = new WeakMap<Function, string>();
 /**
  * The superclass of every WebSocket gateway (`class TaskFeed extends gateway('/ws/tasks')`): what the
  * `websockets` plug-in serves and `trellis run` discovers in routers/. Its hooks are optional.
+ *
+ * @example
+ * ```ts
+ * const gateways = exported.filter((value) => typeof value === 'function' && value.prototype instanceof Gateway);
+ * ```
  */
 export abstract class Gateway {
   /** Runs once the connection is open (after the guards): join rooms, send a greeting. What it throws is sent as an error frame. */

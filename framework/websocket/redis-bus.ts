@@ -4,7 +4,14 @@ import type { Logger } from '../core/logger';
 import { connectRedis } from '../redis/connect';
 import type { RoomBus } from './room-bus';
 
-/** How {@link redisBus} connects: the server, the channel's prefix, who hears about outages. */
+/**
+ * How {@link redisBus} connects: the server, the channel's prefix, who hears about outages.
+ *
+ * @example
+ * ```ts
+ * const bus = redisBus({ url: 'redis://127.0.0.1:6379/2', prefix: 'tasks-api', logger: app.logger });
+ * ```
+ */
 export interface RedisBusOptions {
   /** `redis://[user:password@]host[:port][/db]` or `rediss://...` (config.yaml's `redis.url`). */
   url: string;
