@@ -182,6 +182,43 @@ describe('keys', () => {
   });
 });
 
+describe('hostile and broken', () => {
+  it('a key function that throws is a 500 for that request, logged; the app goes on', async () => {
+    @RateLimit({ limit: 5, key: () => { throw new Error('no tenant'); } })
+    class Broken extends router('/broken') {
+      @Get('/') one() { return { ok: true }; }
+    }
+    const client = new TestClient(new BaseRouter({ logger: silentLogger() }).includeRouter(Broken).includeRouter(Tasks).register(rateLimit({ limit: 5 })));
+    const res = await client.get('/broken');
+    assert.equal(res.status, 500);
+    assert.deepEqual(res.json(), { error: 'Internal Server Error' });
+    assert.equal((await client.get('/tasks')).status, 200);
+    await client.close();
+  });
+
+  it('a store that throws or rejects is unavailable: open lets through, closed answers 503', async () => {
+    const failing: RateLimitStore[] = [{ hit: () => { throw new Error('down'); } }, { hit: () => Promise.reject(new Error('down')) }];
+    for (const store of failing) {
+      const open = new TestClient(app(rateLimit({ store })));
+      assert.equal((await open.get('/tasks')).status, 200);
+      const closed = new TestClient(app(rateLimit({ store, onStoreError: 'closed' })));
+      const refused = await closed.get('/tasks');
+      assert.equal(refused.status, 503);
+      assert.deepEqual(refused.json(), { error: 'Service Unavailable' });
+      await open.close();
+      await closed.close();
+    }
+  });
+
+  it('HEAD counts as the GET it runs; unmatched paths are not counted', async () => {
+    const client = new TestClient(app(rateLimit({ limit: 2 })));
+    assert.equal((await client.head('/tasks')).status, 200);
+    assert.deepEqual(await hits(client, '/nowhere', 3), [404, 404, 404]);
+    assert.deepEqual(await hits(client, '/tasks', 2), [200, 429]);
+    await client.close();
+  });
+});
+
 describe('trust_proxy: who the client is', () => {
   const from = (handler: ReturnType<BaseRouter['handler']> extends infer H ? H : never, remoteAddress: string, forwarded?: string) =>
     inject(handler as never, { method: 'GET', url: '/tasks', remoteAddress, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} });
