@@ -90,6 +90,8 @@ const LAYERS = [
       // What `@RateLimit` checks where a class is defined: a limit's options and its window.
       file('framework/rate-limit/policy.ts'),
       file('framework/rate-limit/window.ts'),
+      // What `@Cors` records: the options' types.
+      file('framework/cors/options.ts'),
       // The JSON schemas of DTO classes and source types, built alike for the response serializer and for the
       // OpenAPI document: the pipeline's, which the document's builder above reads.
       file('framework/openapi/schemas.ts'),
@@ -132,6 +134,8 @@ const LAYERS = [
       '^framework/compression/',
       '^framework/rate-limit/(?!policy\\.ts$|window\\.ts$)',
       '^framework/redis/',
+      '^framework/cors/(?!options\\.ts$)',
+      '^framework/etag/',
       '^framework/express/(?!index\\.ts$)',
       '^framework/openapi/',
       '^framework/source/',

@@ -26,7 +26,7 @@ export { Get, Post, Put, Patch, Delete, Head, Options } from './decorators/route
 export { Use } from './decorators/use';
 export { Scopes } from './decorators/scopes';
 export { Cors } from './decorators/cors';
-export type { CorsOptions } from './cors/policy';
+export type { CorsOptions } from './cors/options';
 export { ETag } from './decorators/etag';
 export { RateLimit } from './decorators/rate-limit';
 export type { RateLimitOptions } from './rate-limit/policy';

@@ -86,7 +86,8 @@ export function checkConfig(file: string | undefined, data: unknown, parsed?: Pa
   values.middleware = settings.middleware;
 
   for (const key of Object.keys(raw)) {
-    if (SECTIONS.includes(key)) continue;
+    // `etag: true | false` is a feature's value, not a mapping: its plug-in checks it (runtime/features.ts).
+    if (SECTIONS.includes(key) || key === 'etag') continue;
     const near = SECTIONS.find((known) => isNear(key, known));
     if (near) report([key], `unknown key ${key} (did you mean ${near}?)`);
     else if (raw[key] === null || typeof raw[key] !== 'object' || Array.isArray(raw[key])) {

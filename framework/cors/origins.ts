@@ -1,7 +1,5 @@
 import { TrellisError } from '../framework-error';
-
-/** An allowed origin: exact (`https://app.example.com`), `'*'`, a pattern (`https://*.example.com`, `http://localhost:*`) or a RegExp. */
-export type OriginRule = string | RegExp;
+import type { OriginRule } from './options';
 
 /** Decides whether a request's `Origin` is allowed; `'*'` allows every origin. */
 export interface OriginMatcher {

@@ -4,7 +4,8 @@ import { Middleware, type CallNext } from '../middleware';
 import type { Plugin } from '../plugin/plugin';
 import type { Request } from '../request';
 import type { Response, ResponseHeaders } from '../response';
-import { CorsPolicy, PreflightResponse, type CorsOptions } from './policy';
+import type { CorsOptions } from './options';
+import { CorsPolicy, PreflightResponse } from './policy';
 import { CorsRoutes } from './routes';
 import { corsOptionsOf, CorsSettings } from './settings';
 

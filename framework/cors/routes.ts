@@ -3,7 +3,8 @@ import { corsMark } from '../decorators/cors';
 import type { Request } from '../request';
 import { RouteTable } from '../routing/route-table';
 import type { RouteInfo } from '../routing/route-info';
-import { CorsPolicy, type CorsOptions } from './policy';
+import type { CorsOptions } from './options';
+import { CorsPolicy } from './policy';
 
 /**
  * The CORS policy of every route (the app's, or a router's or handler's `@Cors`), found without allocating:

@@ -1,6 +1,6 @@
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { Settings } from '../settings';
-import type { CorsOptions } from './policy';
+import type { CorsOptions } from './options';
 
 /**
  * config.yaml's `cors:` section (snake_case), read by `cors()` called without options.

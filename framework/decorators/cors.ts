@@ -1,4 +1,4 @@
-import type { CorsOptions } from '../cors/policy';
+import type { CorsOptions } from '../cors/options';
 import { routeMark } from './route-mark';
 
 /** The `@Cors` marks, read by the cors plug-in (internal). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BaseRouter, Get, Post, router } from '../index';
 import { cors } from '../plugins';
-import type { CorsOptions } from '../cors/policy';
+import type { CorsOptions } from '../cors/options';
 import { TestClient } from '../testing';
 
 class Tasks extends router('/tasks') {

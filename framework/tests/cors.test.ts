@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BaseRouter, Config, Cors, Delete, Get, JSONResponse, Middleware, Post, router, type CallNext, type Request } from '../index';
 import { cors } from '../plugins';
-import type { CorsOptions } from '../cors/policy';
+import type { CorsOptions } from '../cors/options';
 import { TestClient } from '../testing';
 import { silentLogger } from './fixtures/captured-log';
 

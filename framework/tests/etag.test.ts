@@ -177,7 +177,7 @@ describe('conditional GETs: ETag and 304', () => {
 
   it('refuses a setting other than true, false or { all: boolean }', () => {
     for (const value of ['yes', 1, null, { all: 'yes' }]) {
-      assert.throws(() => etag(value as boolean), (error: Error & { code?: string }) => error.code === 'TRELLIS_ERR_ETAG_OPTION', String(value));
+      assert.throws(() => etag(value as unknown as boolean), (error: Error & { code?: string }) => error.code === 'TRELLIS_ERR_ETAG_OPTION', String(value));
     }
   });
 });
