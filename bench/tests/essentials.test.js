@@ -32,7 +32,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trellis-bench-essentials-tes
 /** @type {Map<string, Promise<{ port: number, stop: () => Promise<void> }>>} one server per contender, shared by the tests */
 const servers = new Map();
 const serve = (id) => {
-  if (!servers.has(id)) servers.set(id, startServer(byId(id), pin, {}));
+  if (!servers.has(id)) servers.set(id, startServer(byId(id), pin, { timeoutMs: 60_000 }));
   return /** @type {Promise<{ port: number, stop: () => Promise<void> }>} */ (servers.get(id));
 };
 after(async () => {

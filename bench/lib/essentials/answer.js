@@ -23,7 +23,7 @@ const DECODERS = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync, deflate
  * @param {{ method?: string, path: string, headers?: Record<string, string> }} what
  * @returns {Promise<Answer>}
  */
-function fetchAnswer(port, { method = 'GET', path, headers = {} }, timeoutMs = 5000) {
+function fetchAnswer(port, { method = 'GET', path, headers = {} }, timeoutMs = 15_000) {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const chunks = [];
@@ -60,7 +60,7 @@ function fetchAnswer(port, { method = 'GET', path, headers = {} }, timeoutMs = 5
  * @param {string} path
  * @param {string[]} frames
  */
-async function exchange(port, path, frames, timeoutMs = 5000) {
+async function exchange(port, path, frames, timeoutMs = 15_000) {
   const socket = await openSocket(port, path, timeoutMs);
   try {
     const answers = [];

@@ -11,7 +11,8 @@ const { measureEcho, measureIdle } = require('./ws-cells');
 async function checkContender(contender, pin) {
   let server;
   try {
-    server = await startServer(contender, pin, { readyPath: contender.readyPath });
+    // A minute to start: the trellis app compiles through register.js, slow on a busy machine with a cold cache.
+    server = await startServer(contender, pin, { readyPath: contender.readyPath, timeoutMs: 60_000 });
   } catch (error) {
     return [String(error instanceof Error ? error.message : error).split('\n').slice(0, 6).join('\n')];
   }
