@@ -22,6 +22,7 @@ export type { LoggerOptions, LogDestination } from './logger';
 export type { Logger, LogFn } from './core/logger';
 export { ConfigValueError } from './config';
 export { ConfigSectionError } from './config-section';
+export { usesRateLimit } from './decorators/rate-limit';
 export type { RequestListener } from './core/listener';
 export type { Server, Stoppable, UpgradeListener } from './server';
 export { CLUSTER_METRICS_VARIABLE, COLLECT_TIMEOUT_MS } from './metrics/cluster-protocol';

@@ -1,6 +1,7 @@
 import type { BaseRouter } from '../framework/index';
 import { compression, cors, etag, rateLimit, type Plugin } from '../framework/plugins';
 import { websockets } from '../framework/plugins';
+import { usesRateLimit } from '../framework/internal';
 import { CONFIG_FILE } from './config';
 import { configValueProblems } from './config-value';
 import type { Discovery } from './discover';
@@ -20,7 +21,8 @@ interface Feature {
 // compression encodes it, and the gateways come last.
 const FEATURES: Feature[] = [
   { section: 'cors', plugin: () => cors() },
-  { section: 'rate_limit', plugin: () => rateLimit() },
+  // On with a `rate_limit:` section, or for the routers' own `@RateLimit`s alone (counted in Redis when `redis.url` is set).
+  { section: 'rate_limit', plugin: (_discovery, value) => rateLimit(value === undefined ? { global: false, store: 'auto' } : undefined), always: (discovery) => discovery.routers.some(({ cls }) => usesRateLimit(cls)) },
   // `etag: true | false`, a value rather than a mapping: the plug-in takes it as is.
   { section: 'etag', plugin: (_discovery, value) => etag(value as boolean) },
   { section: 'compression', plugin: () => compression() },

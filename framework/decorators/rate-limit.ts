@@ -7,6 +7,25 @@ export type RateLimitMark = { readonly options: RateLimitOptions; readonly polic
 /** The `@RateLimit` marks, read by the `rateLimit()` plug-in (internal). */
 export const rateLimitMarks = routeMark<RateLimitMark>('RateLimit');
 
+// The router classes with a limit on themselves or on a handler: what turns the plug-in on under `trellis run`.
+const limited = new WeakSet<Function>();
+
+/**
+ * Whether a router class (or a base class of it) has `@RateLimit({...})` on itself or a handler (internal: `trellis
+ * run` registers the plug-in for such routers when config.yaml has no `rate_limit:` section).
+ *
+ * @example
+ * ```ts
+ * usesRateLimit(AdminRouter); // true when AdminRouter or one of its handlers carries @RateLimit({ limit: 60 })
+ * ```
+ */
+export function usesRateLimit(cls: Function): boolean {
+  for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    if (limited.has(current)) return true;
+  }
+  return false;
+}
+
 /**
  * Gives a route (on a handler) or every route of a router (on its class) its own rate limit, over the global one of
  * the `rateLimit()` plug-in (config.yaml `rate_limit:`); `@RateLimit(false)` exempts it. The handler's mark wins over
@@ -34,5 +53,9 @@ export const rateLimitMarks = routeMark<RateLimitMark>('RateLimit');
 export function RateLimit(options: RateLimitOptions | false): ClassDecorator & MethodDecorator {
   if (options === false) return rateLimitMarks.decorator(false);
   ratePolicy(options, 'route');
-  return rateLimitMarks.decorator({ options, policy: (fallbackName) => ratePolicy(options, fallbackName) });
+  const mark = rateLimitMarks.decorator({ options, policy: (fallbackName) => ratePolicy(options, fallbackName) });
+  return ((target: object, handler?: string | symbol, descriptor?: PropertyDescriptor) => {
+    limited.add((handler === undefined ? target : target.constructor) as Function);
+    return (mark as (target: object, handler?: string | symbol, descriptor?: PropertyDescriptor) => void)(target, handler, descriptor);
+  }) as ClassDecorator & MethodDecorator;
 }

@@ -19,8 +19,13 @@ export interface RateLimitPluginOptions extends Partial<RateLimitOptions> {
   limit?: number;
   /** `false`: no global limit, only the routes with `@RateLimit(...)` are limited. `true` by default. */
   global?: boolean;
-  /** Where to count: `memoryStore()` (the default), `redisStore({ url })`, or a store of your own. */
-  store?: RateLimitStore;
+  /**
+   * Where to count: `memoryStore()` (the default), `redisStore({ url })`, a store of your own, or as config.yaml
+   * says it: `'memory'`, `'redis'` (at the `redis:` section's `url`), `'auto'` (Redis when that URL is set, else memory).
+   */
+  store?: RateLimitStore | 'memory' | 'redis' | 'auto';
+  /** Prefix of the Redis keys when `store` is `'redis'` or `'auto'`. `trellis:rl:` by default. */
+  prefix?: string;
   /** When the store cannot answer: `'open'` (the default) lets requests through uncounted, `'closed'` answers 503. Logged once per outage either way. */
   onStoreError?: 'open' | 'closed';
   /** Whom `X-Forwarded-For` is believed from; see {@link TrustProxy}. `false` by default. */
@@ -50,7 +55,7 @@ export function rateLimit(options?: RateLimitPluginOptions): Plugin {
     name: 'rate-limit',
     register(host) {
       const given = options ?? fromSettings(host);
-      const store = given.store ?? memoryStore();
+      const store = typeof given.store === 'string' ? namedStore(host, given.store, given.prefix) : (given.store ?? memoryStore());
       const onStoreError = given.onStoreError ?? 'open';
       if (onStoreError !== 'open' && onStoreError !== 'closed') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'onStoreError', `${String(onStoreError)} is not 'open' or 'closed'`);
       if (typeof store?.hit !== 'function') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'a RateLimitStore (memoryStore(), redisStore(...)) is expected');
@@ -110,16 +115,23 @@ function counterName(name: string): string {
 
 function fromSettings(host: PluginHost): RateLimitPluginOptions {
   const settings = host.settings(RateLimitSettings);
-  const url = settings.store === 'memory' ? undefined : redisUrlOf(host.settings(RedisSettings));
-  if (settings.store === 'redis' && !url) {
-    throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'rate_limit.store is redis but redis.url is empty: set it (REDIS_URL), or use store: auto to count in memory without it');
-  }
   return {
     limit: settings.limit,
     window: settings.window,
     global: settings.global,
     onStoreError: settings.on_store_error,
     trustProxy: settings.trust_proxy,
-    store: url ? redisStore({ url, prefix: settings.prefix }) : memoryStore(),
+    store: settings.store,
+    prefix: settings.prefix,
   };
+}
+
+// A store named as config.yaml names it, at the `redis:` section's URL.
+function namedStore(host: PluginHost, name: string, prefix: string | undefined): RateLimitStore {
+  if (name !== 'memory' && name !== 'redis' && name !== 'auto') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', `${name} is not memory, redis or auto`);
+  const url = name === 'memory' ? undefined : redisUrlOf(host.settings(RedisSettings));
+  if (name === 'redis' && !url) {
+    throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'rate_limit.store is redis but redis.url is empty: set it (REDIS_URL), or use store: auto to count in memory without it');
+  }
+  return url ? redisStore({ url, prefix }) : memoryStore();
 }

@@ -38,6 +38,21 @@ describe('config.yaml rate_limit: under trellis run', () => {
     await client.close();
   });
 
+  it('without the section, the routers\' own @RateLimit count (and nothing else is limited)', async () => {
+    const dir = healthyWith({
+      'routers/limited.ts':
+        "import { Get, RateLimit, router } from 'trellis';\n\n" +
+        "@RateLimit({ limit: 1, window: '1m' })\nexport class LimitedRouter extends router('/limited') {\n  @Get() one() {\n    return { ok: true };\n  }\n}\n",
+    });
+    const { app } = loadProject(dir, { port: 0 });
+    const client = new TestClient(app);
+    assert.deepEqual([(await client.get('/limited')).status, (await client.get('/limited')).status], [200, 429]);
+    const tasks = await client.get('/tasks');
+    assert.equal(tasks.status, 200);
+    assert.equal(tasks.headers.ratelimit, undefined);
+    await client.close();
+  });
+
   it('a setting that does not fit stops the start at its line', () => {
     const dir = project('rate_limit:\n  limit: 100\n  trust_proxy: [10.0.0.0/40]\n');
     assert.equal(loadError(dir), `config.yaml:${lineOf(dir, '  trust_proxy: [10.0.0.0/40]')}: rate_limit.trust_proxy must be false, true, a number of proxy hops, or a list of addresses and CIDRs (10.0.0.0/8)`);
