@@ -1,7 +1,7 @@
 import { Kysely, sql, type Selectable } from 'kysely';
 import { Injectable } from 'trellis';
 import type { TaskTable, Tables } from '../db/schema';
-import { TaskEvents } from './task_events';
+import { taskEvents } from './task_events';
 
 /** A task as the API returns it. The two starting tasks have no `description`. */
 export interface Task {
@@ -25,7 +25,7 @@ export interface TaskInput {
  */
 @Injectable()
 export class TaskService {
-  readonly changes = new TaskEvents();
+  readonly changes = taskEvents();
 
   constructor(private readonly db: Kysely<Tables>) {}
 

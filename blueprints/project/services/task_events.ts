@@ -13,16 +13,22 @@ export type TaskListener = (change: TaskChange) => void;
  * The listeners to `TaskService`'s changes. The service tells them what changed and nothing more: it knows no
  * transport. `routers/task_feed.ts` listens and broadcasts each change to the WebSocket clients.
  */
-export class TaskEvents {
-  private readonly listeners = new Set<TaskListener>();
-
+export interface TaskEvents {
   /** Calls `listener` after every change from now on; returns the function that stops it. */
-  on(listener: TaskListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  on(listener: TaskListener): () => void;
+  emit(change: TaskChange): void;
+}
 
-  emit(change: TaskChange): void {
-    for (const listener of this.listeners) listener(change);
-  }
+/** An empty list of listeners. A function, not a class: every class in services/ is a service of its own. */
+export function taskEvents(): TaskEvents {
+  const listeners = new Set<TaskListener>();
+  return {
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit(change) {
+      for (const listener of listeners) listener(change);
+    },
+  };
 }

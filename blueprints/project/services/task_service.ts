@@ -1,4 +1,4 @@
-import { TaskEvents } from './task_events';
+import { taskEvents } from './task_events';
 
 /** A task as the API returns it. The two starting tasks have no `description`. */
 export interface Task {
@@ -20,7 +20,7 @@ export interface TaskInput {
  * reused, so after deleting task 3 the next task is still 4. Each change is told to `changes`' listeners.
  */
 export class TaskService {
-  readonly changes = new TaskEvents();
+  readonly changes = taskEvents();
   private readonly tasks = new Map<number, Task>();
   private nextId = 3;
 
