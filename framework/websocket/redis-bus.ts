@@ -71,9 +71,15 @@ export function redisBus(options: string | RedisBusOptions): RoomBus {
     for (const envelope of waiting?.splice(0) ?? []) send(envelope);
     waiting = undefined;
   });
-  subscriber.on('ready', () => {
-    subscriber.subscribe(channel).catch((error: Error) => logger?.warn({ channel, err: error }, 'redis rooms: subscribe failed'));
-  });
+  // A SUBSCRIBE that failed on a live connection (a command timeout on a busy server) is tried again a second later.
+  const subscribe = () => {
+    if (closed || subscriber.status !== 'ready') return;
+    subscriber.subscribe(channel).catch((error: Error) => {
+      logger?.warn({ channel, err: error }, 'redis rooms: subscribe failed; trying again');
+      setTimeout(subscribe, 1_000).unref();
+    });
+  };
+  subscriber.on('ready', subscribe);
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel || closed) return;
     const parsed = openEnvelope(message);
