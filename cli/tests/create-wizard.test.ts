@@ -80,8 +80,8 @@ describe('trellis create on a terminal', () => {
     const config = parseYaml(readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8'));
     assert.deepEqual(config.app, { title: 'Shop API', version: '0.1.0', description: 'Sells things.' });
     assert.equal(config.server.port, 3000);
-    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['tasks.ts', 'upload.ts']);
-    assert.equal(terminal.lines.at(-2), 'Created shop/ with 15 files.');
+    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['task_feed.ts', 'tasks.ts', 'upload.ts']);
+    assert.equal(terminal.lines.at(-2), 'Created shop/ with 18 files.');
     assert.deepEqual(terminal.spinners, ['Creating shop/']);
     assert.deepEqual(terminal.warnings, []);
   });
@@ -90,7 +90,7 @@ describe('trellis create on a terminal', () => {
     const terminal = fakeTerminal(cwd.path, scriptedPrompts(['Shop', '', '8000', ['admin'], false, false]));
     await create(['shop', '--no-git', '--no-install'], terminal);
     assert.deepEqual(terminal.lines.slice(0, 2), ['Including products: admin needs it.', 'Including users: admin needs it.']);
-    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['admin.ts', 'posts.ts', 'products.ts', 'tasks.ts', 'users.ts']);
+    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['admin.ts', 'posts.ts', 'products.ts', 'task_feed.ts', 'tasks.ts', 'users.ts']);
   });
 
   it('asks nothing with --yes', async () => {
@@ -156,7 +156,7 @@ describe('trellis create: the install step, in process', () => {
       );
       return error.exitCode === 1;
     });
-    assert.equal(terminal.lines.at(-1), 'Created shop/ with 23 files.');
-    assert.equal(listFiles(join(cwd.path, 'shop')).length, 23);
+    assert.equal(terminal.lines.at(-1), 'Created shop/ with 26 files.');
+    assert.equal(listFiles(join(cwd.path, 'shop')).length, 26);
   });
 });

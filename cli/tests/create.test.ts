@@ -22,14 +22,14 @@ describe('trellis create', () => {
     assert.equal(stderr, '');
     assert.equal(code, 0);
     const out = lines(stdout);
-    assert.equal(out.filter((line) => /^ {2}CREATE demo\/\S+ \(\d+ bytes\)$/.test(line)).length, 23);
+    assert.equal(out.filter((line) => /^ {2}CREATE demo\/\S+ \(\d+ bytes\)$/.test(line)).length, 26);
     const tasksBytes = statSync(join(blueprintsDir, 'project', 'routers', 'tasks.ts')).size;
     assert.ok(out.includes(`  CREATE demo/routers/tasks.ts (${tasksBytes} bytes)`));
     assert.deepEqual(out.slice(-2), [
-      'Created demo/ with 23 files.',
+      'Created demo/ with 26 files.',
       'Next: `cd demo && npm install && npm run dev`, then open http://localhost:8000/docs/ (tests: `npm test`).',
     ]);
-    assert.equal(listFiles(join(cwd.path, 'demo')).length, 23);
+    assert.equal(listFiles(join(cwd.path, 'demo')).length, 26);
     assert.match(readFileSync(join(cwd.path, 'demo', 'config.yaml'), 'utf8'), /^app:\n  title: "Demo API"\n/m);
   });
 
@@ -39,7 +39,7 @@ describe('trellis create', () => {
     const config = readFileSync(join(cwd.path, 'shop', 'config.yaml'), 'utf8');
     assert.match(config, /^app:\n  title: "Shop"\n/m);
     assert.match(config, /^server:\n  host: localhost\n  port: 3000\n/m);
-    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['tasks.ts']);
+    assert.deepEqual(listFiles(join(cwd.path, 'shop', 'routers')), ['task_feed.ts', 'tasks.ts']);
   });
 
   it('initializes git outside a repository', async () => {
@@ -60,8 +60,8 @@ describe('trellis create', () => {
     const before = treeHash(cwd.path);
     const { code, stdout } = await runCli(['create', 'demo', '--dry-run'], cwd.path);
     assert.equal(code, 0);
-    assert.equal(lines(stdout).filter((line) => line.startsWith('  CREATE demo/')).length, 23);
-    assert.equal(lines(stdout).at(-1), 'Dry run: demo/ would get these 23 files; nothing was written.');
+    assert.equal(lines(stdout).filter((line) => line.startsWith('  CREATE demo/')).length, 26);
+    assert.equal(lines(stdout).at(-1), 'Dry run: demo/ would get these 26 files; nothing was written.');
     assert.equal(treeHash(cwd.path), before);
   });
 
@@ -97,7 +97,7 @@ describe('trellis create: npm install', () => {
     );
     assert.equal(code, 1);
     // Without a terminal the step is a plain line; no "Next:" after a failure.
-    assert.deepEqual(lines(stdout).slice(-2), ['Created demo/ with 25 files.', 'Installing dependencies in demo/ (npm install)...']);
+    assert.deepEqual(lines(stdout).slice(-2), ['Created demo/ with 28 files.', 'Installing dependencies in demo/ (npm install)...']);
     const files = listFiles(join(cwd.path, 'demo'));
     for (const file of ['package.json', 'config.yaml', '.env', 'routers/tasks.ts']) assert.ok(files.includes(file), file);
     assert.equal(JSON.parse(readFileSync(join(cwd.path, 'demo', 'package.json'), 'utf8')).dependencies.trellis, 'file:vendor/trellis.tgz');

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../paths';
 
-const ENTRY_POINTS = { '.': 'index', './param': 'param', './testing': 'testing', './security': 'security', './plugins': 'plugins', './database': 'database', './auth': 'auth' };
+const ENTRY_POINTS = { '.': 'index', './param': 'param', './testing': 'testing', './security': 'security', './plugins': 'plugins', './database': 'database', './auth': 'auth', './websocket': 'websocket' };
 
 /**
  * Gives a generated project the `node_modules` an `npm install` would, for type checking, in milliseconds:
