@@ -26,6 +26,8 @@ export interface ProjectSettings {
   middleware: string[];
   /** The project's database (`trellis/database`): present only when config.yaml has a `database:` section. */
   database?: DatabaseSettings;
+  /** How clients name API versions (`AppOptions.versioning`): present only when config.yaml has a `versioning:` section. */
+  versioning?: { type: 'uri' | 'header'; header: string; prefix: string; default_version: string | undefined };
 }
 
 /** config.yaml's `database:` section, defaults applied. */
@@ -85,6 +87,16 @@ const databaseUrl: Check = (value) => {
   if (scheme === 'postgres' || scheme === 'postgresql') return URL.canParse(value) ? undefined : 'is not a valid URL (postgres://user:password@host:5432/name)';
   return `must be a postgres:// URL or empty (the embedded database), got ${scheme ? `a ${scheme}: URL` : 'something else'}`;
 };
+
+const versioningType: Check = (value) => (value === 'uri' || value === 'header' ? undefined : `must be uri or header, got ${describe(value)}`);
+const versionPrefix: Check = (value) =>
+  text(value) ?? (/^[A-Za-z._~-]{0,16}$/.test(value as string) ? undefined : `must be up to 16 letters or ._~- (like v), got ${describe(value)}`);
+const versionHeader: Check = (value) =>
+  typeof value === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? undefined : `must be a header name (like x-api-version), got ${describe(value)}`;
+const versionName: Check = (value) =>
+  value === null
+    ? undefined
+    : (text(value) ?? (/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/.test(value as string) ? undefined : `must be a version name (like 1 or 2024-06-01) or latest, got ${describe(value)}`));
 
 interface Field {
   check: Check;
@@ -161,12 +173,26 @@ export const SCHEMA: Record<Exclude<keyof ProjectSettings, 'middleware'>, Record
     pool: { check: positive, default: 10 },
     data_dir: { check: nonEmpty, default: 'data/db' },
   },
+  /** API versioning (an {@link OPTIONAL_SECTIONS} one): `/v1/tasks` (uri) or a header naming the version. */
+  versioning: {
+    type: { check: versioningType, default: 'uri' },
+    header: { check: versionHeader, default: 'x-api-version' },
+    prefix: { check: versionPrefix, default: 'v' },
+    /** The version a request without the header gets (type header): a version name or latest; none: a 400. */
+    default_version: { check: versionName, default: undefined },
+  },
 };
 
 /** Sections that are there only when config.yaml has them (no defaults filled in without): what they turn on is opt-in. */
-export const OPTIONAL_SECTIONS: ReadonlySet<string> = new Set(['database']);
+export const OPTIONAL_SECTIONS: ReadonlySet<string> = new Set(['database', 'versioning']);
 
 export const SECTIONS = [...Object.keys(SCHEMA), 'middleware'];
+
+/**
+ * The sections of the built-in features that runtime/features.ts registers as plug-ins, each checked by its
+ * plug-in's settings class: written alone (`compression:`), a section turns its feature on with the defaults.
+ */
+export const FEATURE_SECTIONS: ReadonlySet<string> = new Set(['cors', 'compression', 'rate_limit', 'etag', 'websockets', 'redis']);
 
 /**
  * What is wrong with a port (an integer from 0 to 65535), or undefined: the rule of `--port`, `PORT` and

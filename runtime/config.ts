@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { middlewareName, OPTIONAL_SECTIONS, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
+import { FEATURE_SECTIONS, middlewareName, OPTIONAL_SECTIONS, SCHEMA, SECTIONS, type ProjectSettings } from './config-schema';
 import type { Environment } from './env-lookup';
 import { cachedConfigSnapshot } from './config-cache';
 import { readConfigSnapshot, type ConfigSnapshot } from './config-snapshot';
@@ -86,8 +86,13 @@ export function checkConfig(file: string | undefined, data: unknown, parsed?: Pa
   values.middleware = settings.middleware;
 
   for (const key of Object.keys(raw)) {
-    // `etag: true | false` is a feature's value, not a mapping: its plug-in checks it (runtime/features.ts).
-    if (SECTIONS.includes(key) || key === 'etag') continue;
+    // A feature's section (runtime/features.ts) is checked by its plug-in: `compression:` alone turns it on with its
+    // defaults, and `etag: true | false` is a value, not a mapping.
+    if (FEATURE_SECTIONS.has(key)) {
+      if (raw[key] === null) values[key] = {};
+      continue;
+    }
+    if (SECTIONS.includes(key)) continue;
     const near = SECTIONS.find((known) => isNear(key, known));
     if (near) report([key], `unknown key ${key} (did you mean ${near}?)`);
     else if (raw[key] === null || typeof raw[key] !== 'object' || Array.isArray(raw[key])) {

@@ -21,6 +21,18 @@ function load(text: string | undefined) {
 const issues = (text: string) => load(text).issues.map((issue) => `${issue.line}: ${issue.message}`);
 
 describe('config.yaml', () => {
+  it('takes a feature section written alone as that feature on with its defaults, and etag as true or false', () => {
+    const config = load('compression:\ncors:\n  origins: [http://localhost:5173]\netag: true\nproject_flag:\n');
+    assert.deepEqual(
+      config.issues.map((issue) => `${issue.line}: ${issue.message.split(' (')[0]}`),
+      ['5: unknown key project_flag'],
+      'a project key written alone is still refused',
+    );
+    assert.deepEqual(config.values.compression, {});
+    assert.deepEqual(config.values.cors, { origins: ['http://localhost:5173'] });
+    assert.equal(config.values.etag, true);
+  });
+
   it('reads every framework section and keeps the project sections', () => {
     const config = load(
       [
