@@ -92,6 +92,8 @@ const LAYERS = [
       file('framework/rate-limit/window.ts'),
       // What `@Cors` records: the options' types.
       file('framework/cors/options.ts'),
+      // API versions: what routers and `@Version` record, the request's version, each version's document.
+      '^framework/versioning/',
       // The JSON schemas of DTO classes and source types, built alike for the response serializer and for the
       // OpenAPI document: the pipeline's, which the document's builder above reads.
       file('framework/openapi/schemas.ts'),

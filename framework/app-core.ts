@@ -22,6 +22,8 @@ import type { RouteRecord } from './routing/collect';
 import { settingsProvider } from './settings';
 import type { TypeTable } from './source/types/table';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
+import { versionReader, type VersionReader } from './versioning/request-version';
+import { documentPlan, type OpenAPIOptions } from './versioning/document';
 
 /**
  * The parts of one app and how they come together (internal; `BaseRouter` is its public face): the container,
@@ -41,6 +43,8 @@ export class AppCore {
   /** While true (the `AppOptions` plug-ins being registered), routes are kept after every later one. */
   trailing = false;
   #frozen = false;
+  /** Header versioning's reader of the version a request asks for, made when setting up ends. */
+  #versions: VersionReader | undefined;
 
   constructor(
     readonly settings: AppSettings,
@@ -53,6 +57,7 @@ export class AppCore {
     this.document = new AppDocument(sources.docComments, sources.sourceTypes);
     this.serving = new AppListener(settings.logger, start);
     this.serving.answers = (method, path) => this.routes.table.answers(method, path);
+    this.routes.uriPrefix = settings.versioning.type === 'uri' ? settings.versioning.prefix : undefined;
     // A `@Settings` class nobody provided is its config section, read from the provided Config.
     this.container.autoProvide = settingsProvider;
   }
@@ -114,6 +119,8 @@ export class AppCore {
     const consumers = this.consumers();
     if (this.#frozen) return consumers;
     this.container.check(consumers);
+    // Every route is known now: a defaultVersion none of them declares is refused before anything starts.
+    this.#versions = versionReader(this.settings.versioning, this.routes.versions());
     this.#frozen = true;
     const { bodyLimit, jsonLimits, logger, requestIdHeader } = this.settings;
     const { templates } = this.plugins.context;
@@ -142,7 +149,7 @@ export class AppCore {
     const sourceTypes = this.document.types(routes);
     const dependencies = await this.dependencies(routes);
     const routeMiddleware = (route: RouteRecord) => this.plugins.routeMiddleware(route);
-    const dispatcher = buildDispatcher({ table, routes, middleware, routeMiddleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies });
+    const dispatcher = buildDispatcher({ table, routes, middleware, routeMiddleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies, versions: this.#versions });
     const given = [...routes.map((route) => route.instance), ...middleware].filter((item) => typeof item === 'object');
     const targets = [...this.plugins.targets, ...new Set([...this.container.built, ...given])];
     return { targets, serve: () => (this.serving.dispatcher = dispatcher) };
@@ -171,16 +178,17 @@ export class AppCore {
     this.document.invalidate();
   }
 
-  openapi(): OpenAPIDocument {
+  openapi(options?: OpenAPIOptions): OpenAPIDocument {
     const { title, version, description } = this.settings;
     const info = { title, version, description, middleware: this.allMiddleware() };
     const routes = this.routes.records;
+    const plan = documentPlan(this.settings.versioning, this.routes.versions(), routes, options);
     // The headers and query values the routes' dependencies read, as the container resolves them now.
     for (const route of routes) {
       const parameters = dependencyParameters(route);
       if (parameters.length) recordRouteValues(route, this.container.requestValues(parameters.map((p) => p.parameter)));
     }
-    return this.document.get(info, routes, (name) => this.exceptions.answeredStatus(name), (document) => this.plugins.contribute(document));
+    return this.document.get(info, plan, (name) => this.exceptions.answeredStatus(name), (document) => this.plugins.contribute(document));
   }
 }
 

@@ -2,6 +2,7 @@ import type { DocCommentTable, DocumentInfo, ExceptionStatus, OpenAPIDocument } 
 import type { RouteInfo } from './routing/route-info';
 import { readRouteTypes } from './source/types/app-types';
 import type { TypeTable } from './source/types/table';
+import type { DocumentPlan } from './versioning/document';
 
 /**
  * What an app knows of its routes beyond their metadata: the types their TypeScript sources give (given, read once
@@ -9,7 +10,8 @@ import type { TypeTable } from './source/types/table';
  * routers' own middleware becomes known.
  */
 export class AppDocument {
-  #openapi: OpenAPIDocument | undefined;
+  /** By version (`''`: the default document). */
+  readonly #openapi = new Map<string, OpenAPIDocument>();
   readonly #docComments: DocCommentTable | undefined;
   /** Given, read when the app froze, or none (`false`). */
   #sourceTypes: TypeTable | false | undefined;
@@ -21,7 +23,7 @@ export class AppDocument {
 
   /** Drops the cached document: the routes or their middleware changed. */
   invalidate(): void {
-    this.#openapi = undefined;
+    this.#openapi.clear();
   }
 
   /** Reads the routes' source types once, unless given. */
@@ -36,11 +38,19 @@ export class AppDocument {
     return this.#sourceTypes ?? readRouteTypes(routes);
   }
 
-  /** The document, built on first call and cached; `contribute` (the plug-ins') changes each new one. */
-  get(info: DocumentInfo, routes: readonly RouteInfo[], exceptionStatus: ExceptionStatus, contribute: (document: OpenAPIDocument) => OpenAPIDocument): OpenAPIDocument {
-    if (this.#openapi) return this.#openapi;
+  /**
+   * The document of `plan` (the routes of one API version, or all), built on first call and cached; `plan.finish`
+   * (the version header), then `contribute` (the plug-ins') change each new one.
+   */
+  get(info: DocumentInfo, plan: DocumentPlan, exceptionStatus: ExceptionStatus, contribute: (document: OpenAPIDocument) => OpenAPIDocument): OpenAPIDocument {
+    const key = plan.version ?? '';
+    const cached = this.#openapi.get(key);
+    if (cached) return cached;
     // Loaded on first use: the schema generator is not needed to serve routes.
     const { buildOpenAPI } = require('./openapi') as typeof import('./openapi');
-    return (this.#openapi = contribute(buildOpenAPI(info, routes, this.#docComments, this.types(routes), exceptionStatus)));
+    const { routes } = plan;
+    const document = contribute(plan.finish(buildOpenAPI(info, routes, this.#docComments, this.types(routes), exceptionStatus)));
+    this.#openapi.set(key, document);
+    return document;
   }
 }

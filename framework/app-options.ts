@@ -9,6 +9,7 @@ import { DEFAULT_JSON_LIMITS, type JsonLimits } from './pipeline/body';
 import { trustedIdHeader } from './request-id';
 import type { TypeTable } from './source/types/table';
 import type { UploadLimits } from './uploads/limits';
+import { versioningSettings, type VersioningOptions, type VersioningSettings } from './versioning/options';
 
 export interface AppOptions {
   /** `info.title` of the OpenAPI document. */
@@ -82,6 +83,17 @@ export interface AppOptions {
    * ```
    */
   requestIdHeader?: string | false;
+  /**
+   * How clients name the API version of versioned routers (`router('/tasks', { version: '1' })`): in the URI
+   * (`{ type: 'uri' }`, the default: `/v1/tasks`) or in a header (`{ type: 'header', header: 'x-api-version',
+   * defaultVersion: '1' }`). `app.openapi({ version: '1' })` is one version's document; see docs/guide/versioning.md.
+   *
+   * @example
+   * ```ts
+   * const app = new BaseRouter({ versioning: { type: 'header', defaultVersion: 'latest' } });
+   * ```
+   */
+  versioning?: VersioningOptions;
 }
 
 export type { RequestListener } from './core/listener';
@@ -95,6 +107,7 @@ export interface AppSettings {
   jsonLimits: Readonly<JsonLimits>;
   logger: Logger;
   requestIdHeader: string | undefined;
+  versioning: VersioningSettings;
 }
 
 /** {@link AppOptions}' own settings (the plug-ins' keys aside), with defaults; a limit that is not positive throws. */
@@ -110,5 +123,6 @@ export function appSettings(options: AppOptions): AppSettings {
     }),
     logger: options.logger ?? defaultLogger(),
     requestIdHeader: trustedIdHeader(options.requestIdHeader),
+    versioning: versioningSettings(options.versioning),
   };
 }

@@ -5,6 +5,7 @@ import { isMiddlewareClass, type MiddlewareLike } from './middleware';
 import { Controller, isRouterClass, middlewareOf } from './router';
 import { collectRoutes, type RouteRecord } from './routing/collect';
 import { RouteTable } from './routing/route-table';
+import { compareVersions } from './versioning/version';
 
 /**
  * An app's routes: the route table that matches requests, and the records in listing order (the default plug-ins'
@@ -16,6 +17,8 @@ export class AppRoutes {
   readonly records: RouteRecord[] = [];
   /** The router classes included (not instances): built, with injection, when the app starts. */
   readonly classes: Array<Class<Controller>> = [];
+  /** URI versioning's prefix (`'v'`: `/v1/tasks`); undefined with header versioning, where versions share a path. */
+  uriPrefix: string | undefined = 'v';
   #trailing = 0;
 
   /**
@@ -25,19 +28,26 @@ export class AppRoutes {
    */
   add(router: Controller | Class<Controller>, container: Container, { builtIn = false, trailing = false } = {}): RouteRecord[] {
     let records: RouteRecord[];
-    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router);
+    if (router instanceof Controller) records = collectRoutes(router.constructor as Class<Controller>, router, this.uriPrefix);
     else if (isRouterClass(router)) {
       container.check([router as Class<Controller>], { whole: false });
-      records = collectRoutes(router as Class<Controller>);
+      records = collectRoutes(router as Class<Controller>, undefined, this.uriPrefix);
     } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     if (builtIn) for (const record of records) record.builtIn = true;
-    for (const record of records) this.table.add(record.method, record.path, record, record.label);
+    for (const record of records) this.table.add(record.method, record.path, record, record.label, this.uriPrefix === undefined ? record.version : undefined);
     if (trailing) {
       this.records.push(...records);
       this.#trailing += records.length;
     } else this.records.splice(this.records.length - this.#trailing, 0, ...records);
     if (!(router instanceof Controller)) this.classes.push(router as Class<Controller>);
     return records;
+  }
+
+  /** The API versions the routes declare, in order (`'2'` before `'10'`). */
+  versions(): string[] {
+    const names = new Set<string>();
+    for (const route of this.records) if (route.version !== undefined) names.add(route.version);
+    return [...names].sort(compareVersions);
   }
 
   /** Gives the routes of the routers just built their instance, behind the middleware their constructors added. */

@@ -3,6 +3,7 @@ import { appSettings, type AppOptions } from './app-options';
 import type { Class, Controller, ExceptionHandler, JsonLimits, Logger, MiddlewareLike, OpenAPIDocument, Plugin, Provider, Readiness, AppState, RouteInfo, Token } from './app-types';
 import type { RequestListener } from './core/listener';
 import * as builtin from './plugin/builtin';
+import type { OpenAPIOptions } from './versioning/document';
 import { attachApp, listen, type ListenOptions, type Server, type UpgradeListener } from './server';
 
 export type { AppOptions } from './app-options';
@@ -324,12 +325,22 @@ export class BaseRouter {
    * router is included or the app starts (middleware that routers add in their constructors, and the security it
    * declares, is known from then on).
    *
+   * With API versions (`router('/tasks', { version: '1' })`), `{ version: '1' }` is one version's document: its
+   * routes and the version-neutral ones. Without it: every route under URI versioning, the default version's (else
+   * the latest's) under header versioning. A version no route declares is `TRELLIS_ERR_VERSIONING`.
+   *
    * @example
    * ```ts
    * writeFileSync('openapi.json', JSON.stringify(app.openapi(), null, 2));
+   * writeFileSync('openapi-v1.json', JSON.stringify(app.openapi({ version: '1' }), null, 2));
    * ```
    */
-  openapi(): OpenAPIDocument {
-    return this.#core.openapi();
+  openapi(options?: OpenAPIOptions): OpenAPIDocument {
+    return this.#core.openapi(options);
+  }
+
+  /** The API versions the routes declare (`router('/tasks', { version: '1' })`, `@Version`), in order: `['1', '2']`. */
+  get apiVersions(): readonly string[] {
+    return this.#core.routes.versions();
   }
 }

@@ -19,6 +19,7 @@ import type { RouteDependencies } from './pipeline/dependency';
 import { RequestScope } from './pipeline/request-scope';
 import type { RouteRecord } from './routing/collect';
 import type { RouteTable } from './routing/route-table';
+import type { VersionReader } from './versioning/request-version';
 import type { TypeTable } from './source/types/table';
 import { report } from './report';
 
@@ -45,6 +46,8 @@ interface DispatchContext {
   adaptFunction?: (fn: ExpressMiddleware) => Middleware;
   /** The `@Depends()` parameters of the routes that have some, compiled from the container's plans. */
   dependencies?: ReadonlyMap<RouteRecord, RouteDependencies>;
+  /** Header versioning: the version a request asks for (URI versioning needs none: versions have their own paths). */
+  versions?: VersionReader;
 }
 
 /**
@@ -53,7 +56,7 @@ interface DispatchContext {
  * pages and static files included, goes through it.
  */
 export function buildDispatcher(context: DispatchContext): Dispatcher {
-  const { table } = context;
+  const { table, versions } = context;
   const onError = errorResponder(context);
   const resolve = middlewareResolver(context);
 
@@ -74,8 +77,14 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   const routeDispatch: Step = (request) => {
     const pipeline = request[MATCHED] as Step | undefined;
     if (pipeline) return pipeline(request);
-    const allowed = table.allowed(request.path);
-    if (allowed.length === 0) return errorResponse(404, 'Not Found');
+    const version = versions?.read(request);
+    const anyVersion = versions === undefined || (version === undefined && request.method === 'OPTIONS');
+    const allowed = anyVersion ? table.allowed(request.path) : table.allowedFor(request.path, version);
+    if (allowed.length === 0) {
+      // A path other versions have: a missing or unknown version is the client's to fix (a known one is a 404).
+      if (versions && typeof version !== 'string' && table.allowed(request.path).length) return versions.refusal(version);
+      return errorResponse(404, 'Not Found');
+    }
     const allow = allowed.join(', ');
     if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
     return errorResponse(405, 'Method Not Allowed', { allow });
@@ -84,7 +93,8 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
   const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
   return (request) => {
     const { method, path } = request;
-    const match = table.find(method, path) ?? (method === 'HEAD' ? table.find('GET', path) : undefined);
+    const version = versions === undefined ? undefined : versions.read(request);
+    const match = table.find(method, path, version) ?? (method === 'HEAD' ? table.find('GET', path, version) : undefined);
     if (match) {
       request.params = match.params;
       request.route = match.route.path;

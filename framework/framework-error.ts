@@ -97,6 +97,8 @@ export const ERROR_CODES = {
   TRELLIS_ERR_WEBSOCKET_OPTION: 'Invalid websockets option %{option}: %{value} (maxPayload and maxBuffered are whole numbers of bytes from 1, pingInterval whole milliseconds from 0)',
   TRELLIS_ERR_REDIS_URL: 'Invalid Redis URL %{url}: give redis://[user:password@]host[:port][/db] or rediss://... (TLS)',
   TRELLIS_ERR_RATE_LIMIT_OPTION: 'Invalid rate limit option %{option}: %{reason}',
+  TRELLIS_ERR_VERSION_NAME: '%{where}: invalid API version %{value} (%{reason})',
+  TRELLIS_ERR_VERSIONING: 'Invalid versioning option %{option}: %{reason}',
   TRELLIS_ERR_CORS_OPTION: 'Invalid CORS option %{option}: %{reason}',
   TRELLIS_ERR_CORS_CREDENTIALS:
     '%{where}: credentials cannot go with origin \'*\' (a browser refuses the answer, and allowing every site with cookies would let any page act as the user): list the origins, or drop credentials',

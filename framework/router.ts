@@ -1,5 +1,6 @@
 import { metadataChain, metadataOf } from './metadata';
 import type { MiddlewareLike } from './middleware';
+import { checkedVersions, setRouterVersions } from './versioning/router-version';
 
 const routerMiddleware = new WeakMap<Controller, MiddlewareLike[]>();
 
@@ -27,8 +28,25 @@ export abstract class Controller {
 }
 
 /**
+ * The second argument of {@link router}.
+ *
+ * @example
+ * ```ts
+ * class TaskRouterV1 extends router('/tasks', { version: '1' }) {}
+ * ```
+ */
+export interface RouterOptions {
+  /**
+   * The API version(s) of the router's routes: `'1'`, or `['1', '2']` for routes both versions share. Served at
+   * `/v1/...` (URI versioning, the default) or at their own path for the version a header names (`AppOptions.versioning`).
+   * Without it the routes are version-neutral: served for every version, at their own path.
+   */
+  version?: string | readonly string[];
+}
+
+/**
  * Makes the base class of a router: every endpoint declared in the subclass is under `basePath`,
- * which may contain `{name}` parameters.
+ * which may contain `{name}` parameters; `version` makes them routes of that API version.
  *
  * @example
  * ```ts
@@ -37,11 +55,15 @@ export abstract class Controller {
  *   constructor(private readonly tasks: TaskService) { super(); }
  *   @Get() list() { return this.tasks.all(); }
  * }
+ * class TaskRouterV2 extends router('/tasks', { version: '2' }) {
+ *   @Get() list() { return { items: [] }; }   // GET /v2/tasks
+ * }
  * ```
  */
-export function router(basePath: string): abstract new () => Controller {
+export function router(basePath: string, options: RouterOptions = {}): abstract new () => Controller {
   abstract class Router extends Controller {}
   metadataOf(Router).basePath = basePath;
+  if (options.version !== undefined) setRouterVersions(Router, checkedVersions(options.version, `router('${basePath}')`));
   return Router;
 }
 

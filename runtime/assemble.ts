@@ -9,6 +9,8 @@ import type { Discovery, Found, FoundPlugin } from './discover';
 import type { Problem } from './problem';
 import type { Project } from './project';
 import { describeLoadError } from './load-error';
+import { formatProblem } from './problem';
+import { ProjectError } from './project-error';
 
 /** What the caller decides over config.yaml: the address (flags, environment) and the app's logger. */
 export interface AppOverrides {
@@ -55,6 +57,10 @@ export function globalMiddleware(project: Project, discovery: Discovery): { clas
 export function createApp(project: Project, discovery: Discovery, middleware: Array<Class<Middleware>>, overrides: AppOverrides = {}): BaseRouter {
   const { settings, values } = project.config;
   const server = { ...settings.server, ...definedOnly({ host: overrides.host, port: overrides.port }) };
+  if (settings.versioning?.default_version !== undefined && settings.versioning.type !== 'header') {
+    const line = project.config.lineOf(['versioning', 'default_version']) ?? 1;
+    throw new ProjectError(formatProblem(project.display, { file: CONFIG_FILE, line, message: 'versioning.default_version applies to type: header only (a URI always names its version)' }));
+  }
   const app = new BaseRouter({
     title: settings.app.title,
     version: settings.app.version,
@@ -73,6 +79,12 @@ export function createApp(project: Project, discovery: Discovery, middleware: Ar
     metrics: settings.metrics.enabled ? { path: settings.metrics.path } : false,
     docComments: discovery.docComments,
     sourceTypes: discovery.sourceTypes,
+    versioning: settings.versioning && {
+      type: settings.versioning.type,
+      header: settings.versioning.header,
+      prefix: settings.versioning.prefix,
+      defaultVersion: settings.versioning.default_version,
+    },
   });
   app.provide(new Config({ ...values, server }));
   app.provide(...discovery.services.map((service) => service.cls));

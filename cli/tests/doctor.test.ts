@@ -42,6 +42,7 @@ describe('trellis doctor', () => {
         '  GET     /docs/openapi.json     DocsRouter.json         (trellis: config.yaml)',
         '  GET     /docs/openapi.yaml     DocsRouter.yaml         (trellis: config.yaml)',
         '  GET     /docs/assets/{name}    DocsRouter.asset        (trellis: config.yaml)',
+        '  GET     /docs/v{n}/{file}      DocsRouter.versioned    (trellis: config.yaml)',
         '  GET     /healthz               HealthRouter.live       (trellis: config.yaml)',
         '  GET     /readyz                HealthRouter.ready      (trellis: config.yaml)',
         'OpenAPI:  valid (OpenAPI 3.1.0, 5 operations)',
@@ -75,7 +76,7 @@ describe('trellis doctor', () => {
     assert.deepEqual(report.routes, [
       { method: 'GET', path: '/items', handler: 'ItemRouter.list', file: 'routers/items.ts', line: 5 },
       { method: 'GET', path: '/items', handler: 'LegacyRouter.oldList', file: 'routers/legacy.ts', line: 6 },
-      ...['landing /docs', 'swagger /docs/swagger', 'redoc /docs/redoc', 'swaggerInit /docs/swagger-init.js', 'json /docs/openapi.json', 'yaml /docs/openapi.yaml', 'asset /docs/assets/{name}']
+      ...['landing /docs', 'swagger /docs/swagger', 'redoc /docs/redoc', 'swaggerInit /docs/swagger-init.js', 'json /docs/openapi.json', 'yaml /docs/openapi.yaml', 'asset /docs/assets/{name}', 'versioned /docs/v{n}/{file}']
         .map((entry) => entry.split(' '))
         .map(([handler, path]) => ({ method: 'GET', path, handler: `DocsRouter.${handler}`, builtIn: true })),
       { method: 'GET', path: '/healthz', handler: 'HealthRouter.live', builtIn: true },

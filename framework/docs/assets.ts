@@ -20,6 +20,7 @@ const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const ASSETS: Record<string, AssetSpec> = {
   'swagger-ui.css': { file: 'swagger-ui-dist/swagger-ui.css', type: 'text/css; charset=utf-8' },
   'swagger-ui-bundle.js': { file: 'swagger-ui-dist/swagger-ui-bundle.js', type: 'text/javascript; charset=utf-8' },
+  'swagger-ui-standalone-preset.js': { file: 'swagger-ui-dist/swagger-ui-standalone-preset.js', type: 'text/javascript; charset=utf-8' },
   'favicon-32x32.png': { file: 'swagger-ui-dist/favicon-32x32.png', type: 'image/png' },
   'redoc.standalone.js': {
     file: 'redoc/bundles/redoc.standalone.js',

@@ -5,6 +5,13 @@ export interface PageInfo {
   description?: string;
   /** The docs prefix without a trailing slash: `/docs`, or `''` for docs at the root. */
   prefix: string;
+  /** The API versions of the routes, in order: each has its document at `{prefix}/v{version}/openapi.json`. */
+  versions?: readonly string[];
+}
+
+/** Where one version's page or document is: `{prefix}/v1/openapi.json`. */
+export function versionHref(prefix: string, version: string, file: string): string {
+  return `${prefix}/v${version}/${file}`;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -45,40 +52,62 @@ export function landingPage(info: PageInfo): string {
     .join('\n');
   const style = `<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style>`;
   const intro = description ? `<p>${escapeHtml(description)}</p>\n` : '';
+  const versions = (info.versions ?? []).map((name) => {
+    const files = ['redoc', 'openapi.json', 'openapi.yaml'].map((file) => `<a href="${escapeHtml(versionHref(info.prefix, name, file))}">${file === 'redoc' ? 'ReDoc' : file}</a>`);
+    return `<li>v${escapeHtml(name)}: ${files.join(', ')}</li>`;
+  });
+  const perVersion = versions.length ? `\n<h2>API versions</h2>\n<ul>\n${versions.join('\n')}\n</ul>` : '';
   return page(
     info,
     'Documentation',
     style,
-    `<h1>${escapeHtml(title)} <small>${escapeHtml(version)}</small></h1>\n${intro}<ul>\n${links}\n</ul>`,
+    `<h1>${escapeHtml(title)} <small>${escapeHtml(version)}</small></h1>\n${intro}<ul>\n${links}\n</ul>${perVersion}`,
   );
 }
 
-/** Swagger UI; its start-up script is a separate file so the page needs no inline script. */
+/**
+ * Swagger UI; its start-up script is a separate file so the page needs no inline script. With API versions, the
+ * standalone layout's top bar switches between their documents.
+ */
 export function swaggerPage(info: PageInfo): string {
   const prefix = escapeHtml(info.prefix);
+  const preset = info.versions?.length ? `\n<script src="${prefix}/assets/swagger-ui-standalone-preset.js"></script>` : '';
   return page(
     info,
     'Swagger UI',
     `<link rel="stylesheet" href="${prefix}/assets/swagger-ui.css">`,
-    `<div id="swagger-ui"></div>\n<script src="${prefix}/assets/swagger-ui-bundle.js"></script>\n<script src="${prefix}/swagger-init.js"></script>`,
+    `<div id="swagger-ui"></div>\n<script src="${prefix}/assets/swagger-ui-bundle.js"></script>${preset}\n<script src="${prefix}/swagger-init.js"></script>`,
   );
 }
 
-export function swaggerInit({ prefix }: PageInfo): string {
-  const options = { url: `${prefix}/openapi.json`, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null };
-  return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, {
+export function swaggerInit({ prefix, versions = [] }: PageInfo): string {
+  if (versions.length === 0) {
+    const options = { url: `${prefix}/openapi.json`, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null };
+    return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, {
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
   layout: 'BaseLayout'
 }));
 `;
+  }
+  // Swagger UI's `urls` fill the top bar's "Select a definition" list; it opens on the latest version.
+  const urls = versions.map((version) => ({ url: versionHref(prefix, version, 'openapi.json'), name: `v${version}` }));
+  const options = { urls, 'urls.primaryName': `v${versions[versions.length - 1]}`, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null };
+  return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, {
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+  layout: 'StandaloneLayout'
+}));
+`;
 }
 
-export function redocPage(info: PageInfo): string {
+/** ReDoc of the default document, or of `version`'s; with API versions, a bar of links to each version's page. */
+export function redocPage(info: PageInfo, version?: string): string {
   const prefix = escapeHtml(info.prefix);
-  return page(
-    info,
-    'ReDoc',
-    `<style>body{margin:0;padding:0}</style>`,
-    `<redoc spec-url="${prefix}/openapi.json"></redoc>\n<script src="${prefix}/assets/redoc.standalone.js"></script>`,
+  const url = version === undefined ? `${prefix}/openapi.json` : escapeHtml(versionHref(info.prefix, version, 'openapi.json'));
+  const links = (info.versions ?? []).map((name) =>
+    name === version ? `<strong>v${escapeHtml(name)}</strong>` : `<a href="${escapeHtml(versionHref(info.prefix, name, 'redoc'))}">v${escapeHtml(name)}</a>`,
   );
+  const nav = links.length ? `<nav class="versions">API version: ${links.join(' ')}</nav>\n` : '';
+  const style = links.length ? '<style>body{margin:0;padding:0}.versions{font-family:system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd}.versions a,.versions strong{margin-left:.5rem}</style>' : '<style>body{margin:0;padding:0}</style>';
+  return page(info, 'ReDoc', style, `${nav}<redoc spec-url="${url}"></redoc>\n<script src="${prefix}/assets/redoc.standalone.js"></script>`);
 }

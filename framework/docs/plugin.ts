@@ -4,7 +4,8 @@ import { docsRouter } from './routes';
 
 /**
  * The documentation pages as a plug-in: the landing page, Swagger UI, ReDoc, `openapi.json` and `openapi.yaml`
- * under `path` (`/docs` by default), out of the OpenAPI document. The start is refused when the document could
+ * under `path` (`/docs` by default), out of the OpenAPI document; with API versions, each version's document at
+ * `v{version}/openapi.json` (and `.yaml`, and its ReDoc page at `v{version}/redoc`), Swagger UI switching between them. The start is refused when the document could
  * not be built (two DTO classes of one name), rather than a 500 on the first request for it. `AppOptions.docs`
  * registers it for you (unless `false`).
  *
@@ -22,7 +23,8 @@ export function docs(options: DocsOptions = {}): Plugin {
     name: 'docs',
     register(host) {
       const { title, version, description } = host.app;
-      host.route(docsRouter(prefix, { title, version, description, openapi: () => host.app.openapi() }));
+      const openapi = (api?: string) => host.app.openapi(api === undefined ? undefined : { version: api });
+      host.route(docsRouter(prefix, { title, version, description, openapi, versions: () => host.app.apiVersions }));
       // Loaded here, on start: the schema generator is not needed to serve routes.
       host.verify(() => (require('../openapi/schema-names') as typeof import('../openapi/schema-names')).assertSchemaNames(host.app.routes));
     },

@@ -55,8 +55,10 @@ export interface PluginApp {
   readonly routes: readonly RouteInfo[];
   /** Runs every health check (services' `healthCheck()` and the plug-ins' `host.healthCheck`). */
   readiness(timeoutMs?: number): Promise<Readiness>;
-  /** The app's OpenAPI document (cached; the plug-ins' contributions applied). */
-  openapi(): OpenAPIDocument;
+  /** The app's OpenAPI document (cached; the plug-ins' contributions applied); `{ version }` is one API version's. */
+  openapi(options?: { version?: string }): OpenAPIDocument;
+  /** The API versions the routes declare, in order (`[]` without versioned routers). */
+  readonly apiVersions: readonly string[];
 }
 
 /** How a plug-in's router is served. */

@@ -5,6 +5,7 @@ import type { Class } from '../core/types';
 import { compileArguments, type ArgumentsReader } from '../pipeline/arguments';
 import { basePathOf, middlewareOf, type Controller } from '../router';
 import type { MiddlewareLike } from '../middleware';
+import { versionsOf } from '../versioning/version';
 import { joinPath, pathParams } from './path';
 import type { RouteInfo } from './route-info';
 
@@ -22,9 +23,10 @@ export function routeLabel(router: Function, handler: string | symbol): string {
 
 /**
  * Reads a router class's declared endpoints (its own and inherited), checks them and compiles argument
- * readers; nothing is built. `instance`, when the app was given one, serves them.
+ * readers; nothing is built. `instance`, when the app was given one, serves them. A route of several API
+ * versions is one record per version; `uriPrefix` (URI versioning: `'v'`) puts `/v{version}` before their paths.
  */
-export function collectRoutes(ctor: Class<Controller>, instance?: Controller): RouteRecord[] {
+export function collectRoutes(ctor: Class<Controller>, instance?: Controller, uriPrefix?: string): RouteRecord[] {
   const chain = metadataChain(ctor);
   const basePath = basePathOf(ctor);
   const seen = new Set<string>();
@@ -42,7 +44,7 @@ export function collectRoutes(ctor: Class<Controller>, instance?: Controller): R
       const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', proto, handlerName) ?? [];
       const returnType: unknown = Reflect.getMetadata('design:returntype', proto, handlerName);
       const { read, takesBody } = compileArguments({ label, path, pathParams: pathParams(path), params, designTypes: paramTypes });
-      records.push({
+      const record: RouteRecord = {
         method: definition.method,
         path,
         label,
@@ -58,10 +60,19 @@ export function collectRoutes(ctor: Class<Controller>, instance?: Controller): R
         scopes: scopesOf(chain, handlerName),
         readArguments: read,
         takesBody,
-      });
+      };
+      const versions = versionsOf(record);
+      if (!versions) records.push(record);
+      else for (const version of versions) records.push(versioned(record, version, uriPrefix));
     }
   }
   return records;
+}
+
+// One record per version, each with its own middleware list (the app puts the router's in front of it later).
+function versioned(record: RouteRecord, version: string, uriPrefix: string | undefined): RouteRecord {
+  const path = uriPrefix === undefined ? record.path : joinPath(`/${uriPrefix}${version}`, record.path);
+  return { ...record, path, version, middleware: [...record.middleware] };
 }
 
 /**

@@ -8,8 +8,10 @@ import type { Controller } from '../router';
 /** One endpoint of an included router, as the app, the docs and `trellis doctor` see it. */
 export interface RouteInfo {
   method: HttpMethod;
-  /** The full path in `{name}` form, base path included. */
+  /** The full path in `{name}` form, base path included (and `/v1` for a versioned route under URI versioning). */
   path: string;
+  /** The API version this route serves (`router('/tasks', { version: '1' })`, `@Version`); absent when version-neutral. */
+  version?: string;
   /** `TaskRouter.one` */
   label: string;
   /** The router's class (for an included instance, its constructor). */

@@ -54,6 +54,7 @@ describe('docs pages', () => {
       'GET /docs/openapi.json DocsRouter.json',
       'GET /docs/openapi.yaml DocsRouter.yaml',
       'GET /docs/assets/{name} DocsRouter.asset',
+      'GET /docs/v{n}/{file} DocsRouter.versioned',
     ]);
   });
 

@@ -114,7 +114,7 @@ describe('inspectApp', () => {
     const withDocs = inspectApp(new BaseRouter().provide(Store).includeRouter(ItemRouter)).routes;
     assert.deepEqual(
       withDocs.map((route) => `${route.label} ${route.inSchema}`),
-      ['ItemRouter.one true', 'ItemRouter.create true', ...['landing', 'swagger', 'redoc', 'swaggerInit', 'json', 'yaml', 'asset'].map((h) => `DocsRouter.${h} false`)],
+      ['ItemRouter.one true', 'ItemRouter.create true', ...['landing', 'swagger', 'redoc', 'swaggerInit', 'json', 'yaml', 'asset', 'versioned'].map((h) => `DocsRouter.${h} false`)],
     );
   });
 });

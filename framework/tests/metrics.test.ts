@@ -135,7 +135,7 @@ describe('metrics', () => {
     assert.deepEqual(Object.keys(instance.openapi().paths).sort(), ['/tasks', '/tasks/slow/answer', '/tasks/slow/stream', '/tasks/{task_id}']);
     const listed = instance.routes.filter((route) => route.path === '/metrics');
     assert.deepEqual(listed.map((route) => `${route.method} ${route.label}`), ['GET MetricsRouter.metrics']);
-    assert.equal(instance.routes.at(-1)!.label, 'DocsRouter.asset', 'the docs pages stay last');
+    assert.equal(instance.routes.at(-1)!.label, 'DocsRouter.versioned', 'the docs pages stay last');
   });
 
   it('are per app: two apps in one process share no counter', async () => {

@@ -17,10 +17,10 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
     values: [
       'BaseRouter', 'Config', 'Cors', 'Delete', 'ETag', 'EventSourceResponse', 'FileResponse', 'Form', 'Get', 'HTMLResponse', 'HTTPException',
       'Head', 'Inject', 'Injectable', 'InjectionToken', 'JSONResponse', 'Middleware', 'Options', 'Patch', 'Post', 'Put',
-      'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'closeGracefully', 'RateLimit',
+      'RedirectResponse', 'Request', 'Response', 'Scopes', 'Settings', 'StreamingResponse', 'TemplateResponse', 'Use', 'Version', 'closeGracefully', 'RateLimit',
       'listen', 'router', 'serverUrl',
     ],
-    types: ['CallNext', 'CorsOptions', 'InjectableOptions', 'OnRequestEnd', 'RateLimitOptions', 'RequestOutcome', 'RequestState', 'Scope', 'User'],
+    types: ['CallNext', 'CorsOptions', 'InjectableOptions', 'OnRequestEnd', 'OpenAPIOptions', 'RateLimitOptions', 'RequestOutcome', 'RequestState', 'RouterOptions', 'Scope', 'User', 'VersioningOptions'],
   },
   'trellis/plugins': {
     file: 'framework/plugins.ts',
