@@ -51,6 +51,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
 /** Publishes probes on `from` until `to` has delivered one: both are connected and subscribed. */
 async function linked(from: RoomBus, to: { got: string[] }, room = 'probe'): Promise<void> {
   for (let n = 0; !to.got.some((line) => line.startsWith(`${room}|`)); n++) {
+    if (n === 100) throw new Error(`no probe crossed Redis (${REDIS_URL}, TRELLIS_TEST_REDIS_URL) in 100 tries`);
     from.publish(room, String(n));
     await until(() => to.got.some((line) => line.startsWith(`${room}|`)), 'a probe', 200).catch(() => {});
   }

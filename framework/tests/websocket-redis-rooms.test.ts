@@ -69,6 +69,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
 /** Says probes through `from` until `at` has heard one: both apps are connected and subscribed. */
 async function linked(from: TestClient, at: string[]): Promise<void> {
   for (let n = 0; !at.some((text) => text.startsWith('probe')); n++) {
+    if (n === 100) throw new Error(`no probe crossed Redis (${REDIS_URL}, TRELLIS_TEST_REDIS_URL) in 100 tries`);
     assert.equal((await from.post(`/say/probe-${n}`)).status, 200);
     await until(() => at.some((text) => text.startsWith('probe')), 'a probe', 200).catch(() => {});
   }
