@@ -20,7 +20,7 @@ after(async () => {
 });
 
 /** An app whose `/ws/room` clients join `room`, and whose `POST /say/{text}` broadcasts `text` there. */
-function roomApp(room: string, options: { config?: object; bus?: ReturnType<typeof redisBus>; logger?: Logger } = {}): TestClient {
+function roomApp(room: string, options: { config?: Record<string, unknown>; bus?: ReturnType<typeof redisBus>; logger?: Logger } = {}): TestClient {
   @Injectable()
   class Feed extends gateway('/ws/room') {
     onConnect(client: WebSocketClient) {
