@@ -12,6 +12,7 @@ export const messages = {
     rejected: 'not included (see the errors)',
     builtIn: '(trellis: config.yaml)',
     routes: 'Routes:',
+    gateways: (count: number) => `Gateways: ${count} discovered (WebSocket)`,
     errors: 'Errors:',
     warnings: 'Warnings:',
     validation: (count: number) =>
@@ -82,9 +83,10 @@ export const messages = {
     typeErrors: (count: number) => `the build failed: ${count} error${count === 1 ? '' : 's'}; nothing was written`,
     assetOutside: (key: string, dir: string) =>
       `config.yaml ${key} is ${dir}, outside the project: trellis build copies it into dist/; move it into the project or give an absolute path`,
-    built: (dist: string, routers: number, services: number, middleware: number, files: number) =>
-      `Built ${dist}/: ${routers} router${routers === 1 ? '' : 's'}, ${services} service${services === 1 ? '' : 's'}, ` +
-      `${middleware} middleware, ${files} compiled file${files === 1 ? '' : 's'}.`,
+    built: (dist: string, routers: number, gateways: number, services: number, middleware: number, files: number) =>
+      `Built ${dist}/: ${routers} router${routers === 1 ? '' : 's'}, ` +
+      (gateways ? `${gateways} WebSocket gateway${gateways === 1 ? '' : 's'}, ` : '') +
+      `${services} service${services === 1 ? '' : 's'}, ${middleware} middleware, ${files} compiled file${files === 1 ? '' : 's'}.`,
     next: (main: string) => `Start it with \`node ${main}\` (it needs the project's dependencies: npm ci --omit=dev).`,
     noBundle: 'Built without a bundle: esbuild is not installed in the project (npm install --save-dev esbuild for a faster start).',
     noTrellis: 'trellis build needs trellis installed in the project (npm install)',

@@ -35,6 +35,8 @@ export type { OpenAPIDocument, DocCommentTable, ClassDocs } from './openapi';
 export type { Class, SourceLocation } from './core/types';
 export { pathParams, pathShape, outranks } from './routing/path';
 export { isRouterClass } from './router';
+export { inspectGateway } from './websocket/inspect';
+export type { InspectedGateway } from './websocket/inspect';
 export { isPlugin } from './plugin/plugin';
 export type { Controller } from './router';
 export { injects } from './injection/container';

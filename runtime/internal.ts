@@ -29,7 +29,7 @@ export type { Problem } from './problem';
 export { discover } from './discover';
 export type { Discovery, Found } from './discover';
 export { sourceFiles } from './source-files';
-export { createApp, globalMiddleware, includeRouter, registerPlugins } from './assemble';
+export { createApp, globalMiddleware, includeRouter, problemAt, registerPlugins } from './assemble';
 export { mountAssets } from './assets';
 export { databaseLabel, databaseOptions, migrateDatabase, missingPackages, MIGRATIONS_DIR, registerDatabase } from './database';
 export { loadProject } from './load';

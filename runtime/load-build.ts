@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Class, Controller, DocCommentTable, TypeTable } from '../framework/inspect';
 import type { Middleware } from '../framework/index';
 import { isMiddlewareClass, isPlugin, isRouterClass } from '../framework/inspect';
+import { isGatewayClass, type Gateway } from '../framework/websocket';
 import type { AppOverrides } from './assemble';
 import { readConfig } from './config';
 import { exportsOf, type Discovery, type Found, type FoundMiddleware, type FoundPlugin } from './discover';
@@ -119,8 +120,16 @@ function discoveryOf(dir: string, manifest: BuildManifest): Discovery {
       if (cls) routers.push({ cls, file: entry.file });
     }
   }
+  const gateways: Array<Found<Gateway>> = [];
+  for (const entry of manifest.gateways ?? []) {
+    const exports = load(entry);
+    for (const name of exports ? entry.classes : []) {
+      const cls = take<Gateway>(entry, exports!, name, isGatewayClass);
+      if (cls) gateways.push({ cls, file: entry.file });
+    }
+  }
   const docComments = docTable(dir, manifest.docComments);
-  return { routers, models: [], services, middleware, plugins, failures, docComments, sourceTypes: typeTable(dir, manifest.sourceTypes) };
+  return { routers, gateways, models: [], services, middleware, plugins, failures, docComments, sourceTypes: typeTable(dir, manifest.sourceTypes) };
 }
 
 // The manifest lists files relative to the build; routes name the absolute path they were declared in.

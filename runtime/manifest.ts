@@ -47,7 +47,7 @@ export interface ManifestMiddleware extends ManifestModule {
 /**
  * What `trellis build` found in a project, written next to the compiled files as `trellis.manifest.json`:
  * the files to load, in `trellis run`'s order (services, middleware, plug-ins, routers; every file, so one loaded only
- * for its side effects still is), the classes to take from each, the routers' doc comments and the handlers' source types.
+ * for its side effects still is), the classes to take from each (the WebSocket gateways of `routers/` too), the routers' doc comments and the handlers' source types.
  */
 export interface BuildManifest {
   format: typeof MANIFEST_FORMAT;
@@ -62,6 +62,11 @@ export interface BuildManifest {
   /** Absent from a build made before plug-ins: none is registered. */
   plugins?: ManifestModule[];
   routers: ManifestModule[];
+  /**
+   * The files of `routers/` that export WebSocket gateway classes, and those classes (each file is loaded with the
+   * routers). Absent from a build made before gateways: none is registered.
+   */
+  gateways?: ManifestModule[];
   /** The doc comments of the classes of each compiled file that declares classes, by file relative to the build. */
   docComments: Record<string, ClassDocs[]>;
   /**
@@ -109,9 +114,18 @@ export function createManifest(
       classes: (discovery.plugins ?? []).filter((found) => found.file === file).map((found) => exportName(dir, file, found.plugin)),
     })),
     routers: modules('routers', discovery.routers),
+    gateways: gatewayModules(dir, discovery),
     docComments: meta.docComments,
     ...(meta.sourceTypes && { sourceTypes: meta.sourceTypes }),
   };
+}
+
+// Only the files that hold gateways: every file of routers/ is listed (and loaded) as a router module already.
+function gatewayModules(dir: string, discovery: Discovery): ManifestModule[] {
+  const found = discovery.gateways ?? [];
+  return sourceFiles(dir, 'routers')
+    .map((file) => ({ file, classes: found.filter((f) => f.file === file).map((f) => exportName(dir, file, f.cls)) }))
+    .filter((entry) => entry.classes.length > 0);
 }
 
 function exportName(dir: string, file: string, value: unknown): string {

@@ -37,8 +37,8 @@ export interface BuildOutput {
 
 /**
  * `trellis build [path]`: type-checks and compiles the project into `<path>/dist` (cleared first), copies
- * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, services
- * and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments, the handlers' return
+ * config.yaml and the assets, loads the compiled files as `trellis run` would to find its routers, WebSocket gateways,
+ * services and middleware, and writes `trellis.manifest.json` (those, the routers' doc comments, the handlers' return
  * types and statuses read from the sources, and config.yaml parsed)
  * and `main.js`; with esbuild installed, bundles trellis for `main.js` (see `bundleBuild`).
  * A type error, or a file that throws while loading, fails it with `file:line` lines.
@@ -77,7 +77,8 @@ export async function buildProject(path: string, output: BuildOutput): Promise<v
   if (esbuild) await bundleBuild(esbuild, outDir, compiled.files.map((file) => join(project.dir, file.output)));
 
   const middleware = discovery.middleware.reduce((count, m) => count + m.classes.length, 0);
-  output.out(messages.build.built(shownOut, discovery.routers.length, discovery.services.length, middleware, compiled.files.length));
+  const gateways = discovery.gateways?.length ?? 0;
+  output.out(messages.build.built(shownOut, discovery.routers.length, gateways, discovery.services.length, middleware, compiled.files.length));
   if (!esbuild) output.out(messages.build.noBundle);
   output.out(messages.build.next(join(shownOut, 'main.js')));
 }

@@ -27,6 +27,7 @@ import { unboundParams } from './checks/params';
 import { shadowedRoutes } from './checks/shadowing';
 import { unusedClasses } from './checks/usage';
 import { validationRows } from './checks/validation';
+import { checkGateways, registerGateways, type GatewayCheck } from './gateways';
 import { errorAt, type DoctorReport, type Finding, type RouteRow } from './report';
 import { declaredAt, otherRows, routesByRouter, type RouterRoutes } from './routes';
 
@@ -47,8 +48,10 @@ export async function analyse(path: string): Promise<DoctorReport> {
 
   const { routers, findings } = routesByRouter(project, discovery);
   errors.push(...findings);
+  const gateways = checkGateways(project, discovery);
+  errors.push(...gateways.findings);
   const appErrors: Finding[] = [];
-  const app = await fullApp(project, discovery, middleware.classes, routers, appErrors);
+  const app = await fullApp(project, discovery, middleware.classes, routers, gateways.gateways, appErrors);
   const routes = routers.flatMap((router) => router.routes);
   // The table lists every route of the app: the routers' (each from its own app, so clashing ones too), then the framework's.
   const rows = [...routers.flatMap((router) => router.rows), ...otherRows(app, routers)];
@@ -78,6 +81,7 @@ export async function analyse(path: string): Promise<DoctorReport> {
       rejected: router.rejected,
     })),
     routes: rows,
+    gateways: gateways.gateways.map((gateway) => gateway.row),
     errors,
     warnings,
     openapi: openapi.result,
@@ -97,13 +101,15 @@ async function fullApp(
   discovery: Discovery,
   middleware: Array<Class<Middleware>>,
   routers: RouterRoutes[],
+  gateways: GatewayCheck[],
   errors: Finding[],
 ): Promise<BaseRouter | undefined> {
   try {
     const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
-    // The database's plug-in (it provides Kysely), then those of plugins/: a section of config.yaml that does not
-    // fit (or that needs a package not installed) is reported at its line.
+    // The database's plug-in (it provides Kysely), the gateways', then those of plugins/: a section of config.yaml
+    // that does not fit (or that needs a package not installed) is reported at its line.
     const refused = [...registerDatabase(app, project)];
+    if (!refused.length) refused.push(...registerGateways(app, project, gateways));
     if (!refused.length) refused.push(...registerPlugins(app, discovery, project));
     if (refused.length) {
       errors.push(...refused.map((problem) => errorAt(problem, problem.file === CONFIG_FILE ? 'config' : problem.code)));
@@ -145,7 +151,7 @@ function routeFinding(rows: readonly RouteRow[], problem: TrellisError): Finding
 /** A wiring problem at the class it names (`details.consumer`) when the project declares it, else unlocated. */
 function wiringFinding(project: Project, discovery: Discovery, problem: TrellisError): Finding {
   const consumer = problem.details.consumer;
-  const found = [...discovery.routers, ...discovery.services, ...discovery.middleware.flatMap((m) => m.classes.map((cls) => ({ cls, file: m.file })))].find(
+  const found = [...discovery.routers, ...(discovery.gateways ?? []), ...discovery.services, ...discovery.middleware.flatMap((m) => m.classes.map((cls) => ({ cls, file: m.file })))].find(
     (candidate) => candidate.cls.name === consumer,
   );
   return { severity: 'error', code: problem.code, message: problem.message, ...(found && declaredAt(project.dir, found)) };

@@ -12,7 +12,7 @@ function table(rows: string[][], indent = '  '): string[] {
   return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '));
 }
 
-/** The human report: config, routers, the route table, errors, warnings, OpenAPI, and the summary line. */
+/** The human report: config, routers, the route table, the gateways, errors, warnings, OpenAPI, and the summary line. */
 export function formatText(report: DoctorReport): string {
   const at = (file: string | undefined, line?: number) =>
     file === undefined ? '-' : `${isAbsolute(file) ? file : join(report.project, file)}${line ? `:${line}` : ''}`;
@@ -26,6 +26,12 @@ export function formatText(report: DoctorReport): string {
     lines.push(messages.doctor.routes);
     const header = ['METHOD', 'PATH', 'HANDLER', 'SOURCE'];
     lines.push(...table([header, ...report.routes.map((r) => [r.method, r.path, r.handler, r.builtIn ? messages.doctor.builtIn : at(r.file, r.line)])]));
+  }
+  if (report.gateways.length) {
+    lines.push(messages.doctor.gateways(report.gateways.length));
+    const header = ['PATH', 'CLASS', 'GUARDS', 'EVENTS', 'SOURCE'];
+    const list = (names: string[]) => names.join(', ') || '-';
+    lines.push(...table([header, ...report.gateways.map((g) => [g.path, g.name, list(g.guards), g.rejected ? messages.doctor.rejected : list(g.events), at(g.file, g.line)])]));
   }
   if (report.errors.length) lines.push(messages.doctor.errors, ...report.errors.map((e) => finding(e, pc.red('error  '))));
   if (report.warnings.length) lines.push(messages.doctor.warnings, ...report.warnings.map((w) => finding(w, pc.yellow('warning'))));

@@ -31,6 +31,23 @@ export interface RouterRow {
   rejected: boolean;
 }
 
+/** A WebSocket gateway of `routers/`: where it is served, what guards its upgrade, the messages it answers. */
+export interface GatewayRow {
+  /** `/ws/rooms/{room}` */
+  path: string;
+  /** The class's name. */
+  name: string;
+  /** Relative to the project, with `/`. */
+  file: string;
+  line: number;
+  /** The guards' names (`@Use` on the class), in the order they run on the upgrade request. */
+  guards: string[];
+  /** The events of its `@OnMessage` handlers. */
+  events: string[];
+  /** The framework refused it (the reason is among the errors). */
+  rejected: boolean;
+}
+
 export interface OpenApiResult {
   /** False when the framework cannot produce a document (no `app.openapi()`), or the app could not be built. */
   checked: boolean;
@@ -56,6 +73,8 @@ export interface DoctorReport {
   config: string | null;
   routers: RouterRow[];
   routes: RouteRow[];
+  /** The WebSocket gateways of `routers/` (empty without any). */
+  gateways: GatewayRow[];
   errors: Finding[];
   warnings: Finding[];
   openapi: OpenApiResult;

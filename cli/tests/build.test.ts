@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
 import { createProject, projectDefaults, resolveExamples } from '../../generators';
 import { http, listenOn, ROOT, runCli, Running } from './run-support';
 import { linkDependencies, sampleAnswers, stageTrellis } from './staged-trellis';
@@ -55,7 +57,7 @@ describe('trellis build', () => {
   it('compiles the project into dist/ with its config, assets, manifest and main.js', async () => {
     const result = await runCli(['build', 'app'], { cwd: work, timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^Built app\/dist\/: 7 routers, 3 services, 2 middleware, 12 compiled files\.\n/);
+    assert.match(result.stdout, /^Built app\/dist\/: 7 routers, 1 WebSocket gateway, 3 services, 2 middleware, 14 compiled files\.\n/);
     const dist = join(app, 'dist');
     for (const file of ['main.js', 'trellis.bundle.js', 'trellis.bundle.cache', 'trellis.manifest.json', 'config.yaml', 'favicon.ico', 'static/style.css', 'templates/index.html', 'routers/tasks.js']) {
       assert.ok(existsSync(join(dist, file)), file);
@@ -66,6 +68,8 @@ describe('trellis build', () => {
     assert.deepEqual(files.filter((file) => file.endsWith('.ts')), []);
     const manifest = JSON.parse(readFileSync(join(dist, 'trellis.manifest.json'), 'utf8'));
     assert.deepEqual(manifest.routers.find((m: { file: string }) => m.file === 'routers/tasks.js'), { file: 'routers/tasks.js', classes: ['TaskRouter'] });
+    // The gateway's file is loaded with the routers; its class is taken by the name it is exported under.
+    assert.deepEqual(manifest.gateways, [{ file: 'routers/task_feed.js', classes: ['TaskFeed'] }]);
     assert.deepEqual(manifest.middleware.map((m: { name: string; main: string }) => [m.name, m.main]), [['require_token', 'RequireToken'], ['timing', 'Timing']]);
     const taskRouter = manifest.docComments['routers/tasks.js'].find((c: { name: string }) => c.name === 'TaskRouter');
     assert.equal(taskRouter.methods.list.summary, 'Lists every task, oldest first.');
@@ -102,7 +106,8 @@ describe('trellis build', () => {
     assert.deepEqual(actual, expected);
     assert.match(actual.find((line) => line.startsWith('GET /docs/openapi.json'))!, /"summary":"Lists every task, oldest first\."/);
     // The app by its title: `dist`, the folder a build is started from, names none.
-    assert.match(built.stdout, /^trellis \S+\nRunning app Build Test API on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);
+    // (After the websockets plug-in's "startup hook finished" line, while it has a startup hook.)
+    assert.match(built.stdout, /^(?:\{[^\n]*"msg":"startup hook finished"\}\n)?trellis \S+\nRunning app Build Test API on http:\/\/localhost:\d+\n {2}Config: {6}dist\/config\.yaml\n {2}Routers: {5}7 discovered\n/);
     assert.doesNotMatch(built.stdout, /trellis doctor/);
     assert.match(built.stdout, /"method":"GET","path":"\/tasks","status":200/);
     await Promise.all([stop(dev), stop(built)]);
@@ -112,7 +117,7 @@ describe('trellis build', () => {
     // trellis and class-validator came from the bundle: none of their files was loaded from node_modules. The app's
     // \`require('trellis')\` and \`require('class-validator')\` found the bundle's copies in the module cache, under
     // the files those ids name.
-    const shared = ['framework/index.js', 'framework/param.js', 'framework/security.js'].map((file) => join(work, 'trellis', 'dist', file));
+    const shared = ['framework/index.js', 'framework/param.js', 'framework/security.js', 'framework/websocket.js'].map((file) => join(work, 'trellis', 'dist', file));
     assert.deepEqual(modules.filter((file) => file.startsWith(join(work, 'trellis', 'dist')) && !shared.includes(file)), []);
     assert.deepEqual(modules.filter((file) => /[/\\]class-validator[/\\]/.test(file) && !file.endsWith(join('cjs', 'index.js'))), []);
     assert.ok(modules.some((file) => file.endsWith(join('class-validator', 'cjs', 'index.js'))));
@@ -131,8 +136,28 @@ describe('trellis build', () => {
     // (an @IsPhoneNumber check; class-validator holds a stand-in, max/index.cjs, until then).
     assert.deepEqual(started.filter((file) => /[/\\](@fastify[/\\]send|busboy)[/\\]/.test(file)), []);
     assert.deepEqual(started.filter((file) => /[/\\]libphonenumber-js[/\\]/.test(file) && !file.endsWith(join('max', 'index.cjs'))), []);
-    // Nor pino: the access lines are written without it, which loads with the first other line.
-    assert.deepEqual(started.filter((file) => /[/\\]node_modules[/\\]pino[/\\]/.test(file)), []);
+    // Nor pino: the access lines are written without it, which loads with the first other line. The sample's
+    // gateways have one: the websockets plug-in's startup hook logs "startup hook finished" (until it starts lazily).
+    const hookLine = /"msg":"startup hook finished"/.test(built.stdout);
+    if (!hookLine) assert.deepEqual(started.filter((file) => /[/\\]node_modules[/\\]pino[/\\]/.test(file)), []);
+  });
+
+  it('serves the WebSocket gateways of routers/ from node dist/main.js, and closes them with 1001 on SIGTERM', async () => {
+    const server = start([], app, [join('dist', 'main.js')]);
+    const url = await server.url(undefined, BUILT_BANNER_END);
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/tasks`);
+    try {
+      await once(socket, 'open');
+      const message = once(socket, 'message').then(([data]) => JSON.parse(String(data)));
+      const created = await http(`${url}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Over the wire"}' });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(await message, { event: 'created', task: JSON.parse(created.text) });
+      const closed = once(socket, 'close').then(([code]) => code);
+      await stop(server);
+      assert.equal(await closed, 1001);
+    } finally {
+      socket.terminate();
+    }
   });
 
   it('keeps serving after the project folder moves, docs included, and reads dist/config.yaml edited after the build', async () => {

@@ -61,12 +61,12 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   'trellis/inspect': {
     file: 'framework/inspect.ts',
     values: [
-      'TrellisError', 'declarationOf', 'dryStart', 'handlerOf', 'hasValidationRules', 'importsOf', 'injects', 'inspectApp',
+      'TrellisError', 'declarationOf', 'dryStart', 'handlerOf', 'hasValidationRules', 'importsOf', 'injects', 'inspectApp', 'inspectGateway',
       'isMiddlewareClass', 'isPlugin', 'isRouterClass', 'outranks', 'parseDocComments', 'pathParams', 'pathShape', 'readSourceTypes',
       'responseShapeProblems', 'scopeProblems', 'settingsSectionOf', 'stackLocations', 'undecoratedProperties', 'validationFallbacks',
     ],
     types: [
-      'AppInspection', 'Class', 'ClassDocs', 'Controller', 'DocCommentTable', 'DryStart', 'ErrorCode', 'InspectedMiddleware',
+      'AppInspection', 'Class', 'ClassDocs', 'Controller', 'DocCommentTable', 'DryStart', 'ErrorCode', 'InspectedGateway', 'InspectedMiddleware',
       'InspectedRoute', 'OpenAPIDocument', 'ReadOptions', 'SourceLocation', 'TypeTable', 'ValidationFallback',
     ],
   },
