@@ -52,9 +52,6 @@ redis:
   # Carries WebSocket broadcasts (routers/task_feed.ts) between workers and instances. Empty: each process's
   # broadcasts reach its own clients only.
   url: \${REDIS_URL:-}
-rate_limit:
-  global: false    # no limit on every route: only those with @RateLimit(...), the admin ones (routers/admin.ts)
-  store: auto      # counted in Redis when redis.url is set (one count for every worker and instance), else in memory
 middleware:        # global middleware, by file name in middleware/
   - timing
 admin:

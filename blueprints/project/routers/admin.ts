@@ -10,8 +10,8 @@ import { UserService } from '../services/user_service';
  * `@Use` on a single handler would guard that route alone. RequireToken declares the bearer scheme, so the docs
  * show both routes with it and their 401, and Swagger UI's Authorize button sends the token with "Try it out".
  * `@RateLimit` allows each client (by address) 60 requests a minute on these routes, then answers 429 with
- * `Retry-After`; config.yaml's `rate_limit:` section counts in Redis when `redis.url` is set (one count for every
- * worker and instance), else in each process.
+ * `Retry-After`; counted in Redis when config.yaml's `redis.url` is set (one count for every worker and instance),
+ * else in each process.
  */
 @Injectable()
 @Use(RequireToken)
