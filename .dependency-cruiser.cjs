@@ -138,6 +138,7 @@ const LAYERS = [
       '^framework/redis/',
       '^framework/cors/(?!options\\.ts$)',
       '^framework/etag/',
+      '^framework/websocket/',
       '^framework/express/(?!index\\.ts$)',
       '^framework/openapi/',
       '^framework/source/',

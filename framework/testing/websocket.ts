@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { BaseRouter } from '../app';
+import type { RequestListener } from '../core/listener';
+import type { UpgradeListener } from '../server';
+
+/** What the test server serves: an app's request and upgrade listeners (`BaseRouter.handler` and `.upgrade`). */
+export interface ServedApp {
+  readonly handler: RequestListener;
+  readonly upgrade: UpgradeListener | undefined;
+}
 
 /** Options of `TestClient.websocket`. */
 export interface WebSocketTestOptions {
@@ -25,11 +32,11 @@ export class WebSocketRefused extends Error {
  * a real socket. `close()` terminates the clients it opened and stops the server.
  */
 export class WebSocketTestServer {
-  readonly #app: BaseRouter;
+  readonly #app: ServedApp;
   #server: Promise<Server> | undefined;
   readonly #sockets = new Set<WebSocket>();
 
-  constructor(app: BaseRouter) {
+  constructor(app: ServedApp) {
     this.#app = app;
   }
 
