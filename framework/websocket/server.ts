@@ -22,6 +22,9 @@ import type { RequestContext } from '../request';
 
 /** The close code and reason every client gets when the app drains (RFC 6455 "Going Away"). */
 export const SHUTDOWN_CODE = 1001;
+
+/** How long a draining app waits for a client to answer its close frame before it cuts the connection. */
+export const CLOSE_WAIT_MS = 2_000;
 const SHUTDOWN_REASON = 'server shutting down';
 
 /** What the plug-in builds of one gateway class: the instance, its guards, compiled once the app has started. */
@@ -121,10 +124,16 @@ export class GatewayServer implements ClientHost {
     return true;
   };
 
-  /** Closes every connection with 1001 and refuses new ones (503): the app is draining. */
+  /**
+   * Closes every connection with 1001 and refuses new ones (503): the app is draining. A client that has not
+   * answered the close frame within {@link CLOSE_WAIT_MS} is terminated: `ws` would wait 30 s for it, and the
+   * server's graceful close waits for every socket.
+   */
   drain(): void {
     this.#draining = true;
-    for (const client of this.#clients) client.close(SHUTDOWN_CODE, SHUTDOWN_REASON);
+    const closing = [...this.#clients];
+    for (const client of closing) client.close(SHUTDOWN_CODE, SHUTDOWN_REASON);
+    if (closing.length) setTimeout(() => closing.forEach((client) => client.socket.terminate()), CLOSE_WAIT_MS).unref();
   }
 
   /** Ends what is left: connections that did not close, the heartbeat, the `ws` server. */

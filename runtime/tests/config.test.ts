@@ -102,7 +102,7 @@ describe('config.yaml', () => {
     assert.deepEqual(issues('app:\n  titel: Demo\n'), ['2: unknown key app.titel (did you mean title?)']);
     assert.deepEqual(issues('sever:\n  port: 1\n'), ['1: unknown key sever (did you mean server?)']);
     assert.deepEqual(issues('app: {}\nport: 8000\n'), [
-      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, metrics, database, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
+      "2: unknown key port (the framework's sections are app, server, static, templates, docs, health, metrics, database, versioning, middleware; a project's own settings go in a mapping, e.g. admin: { token: ... })",
     ]);
   });
 
