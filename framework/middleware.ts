@@ -4,6 +4,7 @@ import { settle } from './pipeline/settle';
 import type { Request } from './request';
 import { Response } from './response';
 import type { SecurityDeclaration } from './security';
+import { SYNC_NEXT } from './symbols';
 
 /**
  * Calls the rest of the pipeline; always resolves to a response (errors downstream are already responses).
@@ -95,10 +96,12 @@ function guarded(
   downstream: Step,
   onError: (error: unknown, request: Request) => Response | Promise<Response>,
 ): Step {
-  const callNext: CallNext = (request) => {
-    const response = downstream(request);
-    return response instanceof Response ? Promise.resolve(response) : response;
-  };
+  const callNext: CallNext = (step as { [SYNC_NEXT]?: boolean })[SYNC_NEXT]
+    ? (downstream as unknown as CallNext)
+    : (request) => {
+        const response = downstream(request);
+        return response instanceof Response ? Promise.resolve(response) : response;
+      };
   const fail = (error: unknown, request: Request): Promise<Response> => {
     try {
       return Promise.resolve(onError(error, request));

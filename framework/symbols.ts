@@ -40,3 +40,10 @@ export const SCOPES = Symbol('trellis.scopes');
 
 /** @internal Marks a guard that checks the scopes a route needs (`jwtAuth`): a route with `@Scopes` needs one. */
 export const CHECKS_SCOPES = Symbol.for('trellis.checksScopes');
+
+/**
+* @internal On a framework middleware instance (the CORS preflight, a rate limit): its `callNext` returns the downstream
+ * response as it comes, a `Response` when it is ready at once, instead of always a promise, so that passing a
+ * request through keeps a synchronous GET synchronous. Never on user middleware, whose `callNext` is typed as a promise.
+ */
+export const SYNC_NEXT = Symbol('trellis.syncNext');

@@ -3,6 +3,7 @@ import { TrellisError } from '../framework-error';
 import { Middleware, type CallNext } from '../middleware';
 import type { Plugin } from '../plugin/plugin';
 import type { Request } from '../request';
+import { SYNC_NEXT } from '../symbols';
 import type { Response, ResponseHeaders } from '../response';
 import type { CorsOptions } from './options';
 import { CorsPolicy, PreflightResponse } from './policy';
@@ -50,6 +51,8 @@ export function cors(options?: CorsOptions): Plugin {
 
 // Answers preflights before routing; every other request goes on untouched.
 class Preflight extends Middleware {
+  // Every other request passes through as it comes: a synchronous GET stays synchronous.
+  readonly [SYNC_NEXT] = true;
   readonly #routes: CorsRoutes;
 
   constructor(routes: CorsRoutes) {

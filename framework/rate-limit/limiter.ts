@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { errorResponse } from '../error-envelope';
 import { Middleware, type CallNext } from '../middleware';
 import type { Request } from '../request';
-import type { Response } from '../response';
+import { Response } from '../response';
+import { SYNC_NEXT } from '../symbols';
 import type { AddressOf } from './client-address';
 import type { StoreOutage } from './outage';
 import type { RatePolicy } from './policy';
@@ -25,6 +26,8 @@ const MAX_KEY = 64;
  * the limit, and sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) on every answer.
  */
 export class RateLimiter extends Middleware {
+  readonly [SYNC_NEXT] = true;
+
   constructor(
     private readonly policy: RatePolicy,
     private readonly context: LimiterContext,
@@ -64,11 +67,14 @@ export class RateLimiter extends Middleware {
       });
     }
     const remaining = `"${policy.name}";r=${policy.limit - hit.count};t=${seconds}`;
-    return callNext(request).then((response) => {
+    const mark = (response: Response): Response => {
       response.headers.set('ratelimit-policy', policy.header);
       response.headers.set('ratelimit', remaining);
       return response;
-    });
+    };
+    // SYNC_NEXT: a response ready at once (a GET's) stays synchronous.
+    const response = callNext(request) as Response | Promise<Response>;
+    return response instanceof Response ? mark(response) : response.then(mark);
   }
 
   #unavailable(error: unknown, request: Request, callNext: CallNext): Response | Promise<Response> {
