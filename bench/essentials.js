@@ -15,6 +15,7 @@
 //
 //   node bench/essentials.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--only overhead,compression,redis,websocket,idle]
 //                            [--connections 64] [--idle 1000] [--gzip-level 6] [--brotli-quality 4] [--redis URL]
+//                            [--cells cors,rate-limit] (measurements by id, within the --only parts)
 //
 // Every cell is a fresh server pinned to core 0; wrk (64 connections) or the WebSocket client on core 1; --warmup
 // seconds of load before the measured ones; the two servers of a pair take turns first. Before measuring, every
@@ -61,6 +62,7 @@ function parse(argv) {
       if (!(Number.isInteger(n) && n >= least && n <= most)) throw new Error(`${flag} takes a whole number from ${least} to ${most}`);
       options[key] = n;
     } else if (flag === '--redis') options.redisUrl = value;
+    else if (flag === '--cells') options.cells = value.split(',');
     else if (flag === '--only') {
       options.only = value.split(',');
       const unknown = options.only.filter((g) => !GROUPS.includes(g));
@@ -74,7 +76,7 @@ async function main() {
   const options = parse(process.argv.slice(2));
   const log = (line) => console.error(line);
   const pin = prepareLoadRun(log);
-  const wanted = essentialsMeasurements().filter((m) => options.only.includes(m.group));
+  const wanted = essentialsMeasurements().filter((m) => options.only.includes(m.group) && (!options.cells || options.cells.includes(m.id)));
   const all = essentialsContenders(options).filter((c) => wanted.some((m) => m.contenders.includes(c.id)));
   const usesRedis = wanted.some((m) => m.group === 'redis');
   if (usesRedis) await deleteBenchKeys(options.redisUrl);

@@ -38,11 +38,18 @@ const FEATURES: Feature[] = [
  * @example
  * ```ts
  * const problems = registerFeatures(app, discovery, project);
+ * registerFeatures(app, discovery, project, { except: ['websockets'] }); // trellis doctor registers the gateways itself
  * ```
  */
-export function registerFeatures(app: BaseRouter, discovery: Discovery, project: Pick<Project, 'config'>): Problem[] {
+export function registerFeatures(
+  app: BaseRouter,
+  discovery: Discovery,
+  project: Pick<Project, 'config'>,
+  { except = [] }: { except?: readonly string[] } = {},
+): Problem[] {
   const { values } = project.config;
   for (const feature of FEATURES) {
+    if (except.includes(feature.section)) continue;
     if (values[feature.section] === undefined && !feature.always?.(discovery)) continue;
     try {
       app.register(feature.plugin(discovery, values[feature.section]));

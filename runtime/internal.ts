@@ -30,6 +30,7 @@ export { discover } from './discover';
 export type { Discovery, Found } from './discover';
 export { sourceFiles } from './source-files';
 export { createApp, globalMiddleware, includeRouter, problemAt, registerPlugins } from './assemble';
+export { registerFeatures } from './features';
 export { mountAssets } from './assets';
 export { databaseLabel, databaseOptions, migrateDatabase, missingPackages, MIGRATIONS_DIR, registerDatabase } from './database';
 export { loadProject } from './load';

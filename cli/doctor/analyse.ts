@@ -13,6 +13,7 @@ import {
   mountAssets,
   openProject,
   registerDatabase,
+  registerFeatures,
   registerPlugins,
   type Discovery,
   type Project,
@@ -106,9 +107,12 @@ async function fullApp(
 ): Promise<BaseRouter | undefined> {
   try {
     const app = createApp(project, discovery, middleware, { logger: createLogger({ level: 'silent' }) });
-    // The database's plug-in (it provides Kysely), the gateways', then those of plugins/: a section of config.yaml
+    // The database's plug-in (it provides Kysely), the features', the gateways', then those of plugins/: a section of config.yaml
     // that does not fit (or that needs a package not installed) is reported at its line.
     const refused = [...registerDatabase(app, project)];
+    // The sections of CORS, compression, rate limits and ETags, as trellis run registers them; the gateways apart,
+    // so that what is refused of one is located at its class.
+    if (!refused.length) refused.push(...registerFeatures(app, discovery, project, { except: ['websockets'] }));
     if (!refused.length) refused.push(...registerGateways(app, project, gateways));
     if (!refused.length) refused.push(...registerPlugins(app, discovery, project));
     if (refused.length) {

@@ -13,7 +13,9 @@ const PREFIXES = { trellis: 'bench-trellis-rl:', fastify: 'bench-fastify-rl:' };
 const ECHO_PATH = '/ws/echo';
 /** The 20 KB answer (./payload.js); the small one is GET /tasks/1 (apps/shared/store.js). */
 const REPORT_PATH = '/reports/tasks';
-const FEATURES = ['cors', 'rate-limit', 'etag', 'compression', 'redis-rate-limit', 'websocket'];
+// cors-headers and rate-limit-headers set, on every response, the two constant headers that CORS and a rate limit
+// add to GET /tasks/1 (and nothing else): what those bytes cost on the wire, whatever computes them.
+const FEATURES = ['cors', 'rate-limit', 'etag', 'compression', 'redis-rate-limit', 'websocket', 'cors-headers', 'rate-limit-headers'];
 
 /** The features this process turns on; throws on an unknown one. */
 function featuresOf(env = process.env) {

@@ -4,7 +4,7 @@
 // /tasks/{task_id}, GET /reports/tasks (20 KB) and GET /memory as fastify.js does. Run through register.js as
 // apps/trellis.ts is.
 import { BaseRouter, Get, HTTPException, router } from '../../../framework';
-import { compression, cors, etag, memoryStore, rateLimit, redisStore, websockets } from '../../../framework/plugins';
+import { compression, cors, etag, memoryStore, rateLimit, redisStore, websockets, type Plugin } from '../../../framework/plugins';
 import { Int, Path } from '../../../framework/param';
 import { OnMessage, gateway, type WebSocketClient } from '../../../framework/websocket';
 import { tasks } from '../shared/store';
@@ -49,6 +49,17 @@ if (features.has('cors')) app.register(cors({ origins: [ORIGIN], headers: ['cont
 if (features.has('rate-limit')) app.register(rateLimit({ limit: LIMIT, window: WINDOW_MS, store: memoryStore() }));
 if (features.has('redis-rate-limit')) app.register(rateLimit({ limit: LIMIT, window: WINDOW_MS, store: redisStore({ url: redisUrl(), prefix: PREFIXES.trellis }) }));
 if (features.has('etag')) app.register(etag());
+const constantHeaders = (name: string, headers: Record<string, string>) => ({
+  name,
+  register: (host: Parameters<Plugin['register']>[0]) =>
+    host.onResponse((_request, response) => {
+      for (const [header, value] of Object.entries(headers)) response.headers.set(header, value);
+    }),
+});
+if (features.has('cors-headers')) app.register(constantHeaders('cors-headers', { vary: 'Origin', 'access-control-allow-origin': ORIGIN }));
+if (features.has('rate-limit-headers')) {
+  app.register(constantHeaders('rate-limit-headers', { 'ratelimit-policy': `"default";q=${LIMIT};w=60`, ratelimit: `"default";r=${LIMIT - 1};t=60` }));
+}
 if (features.has('compression')) {
   const { gzip, brotli } = levelsOf();
   app.register(compression({ threshold: 1024, ...(gzip === undefined ? {} : { gzipLevel: gzip }), ...(brotli === undefined ? {} : { brotliQuality: brotli }) }));
