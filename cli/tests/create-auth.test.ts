@@ -31,7 +31,7 @@ describe('trellis create --auth', () => {
     await create(['shop', '--auth', 'jwt', '--yes', '--minimal'], terminal);
     assert.ok(isAuthProject('shop'));
     assert.match(read('shop', 'config.yaml'), /^auth:\n(?: {2}#.*\n)* {2}secret: \$\{JWT_SECRET\}\n/m);
-    assert.equal(terminal.lines.at(-2), 'Created shop/ with 15 files.');
+    assert.equal(terminal.lines.at(-2), 'Created shop/ with 18 files.');
   });
 
   it('asks on a terminal, after the database question (and before git: see create-wizard.test.ts): yes protects the writes', async () => {
