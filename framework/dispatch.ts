@@ -70,7 +70,9 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
     const handle = handlerStep(route, shaper.shapesOf(route));
     const dependencies = context.dependencies?.get(route);
     const step = dependencies ? scopedEndpoint(route, handle, dependencies, onError, context.logger) : endpoint(route, handle, onError);
-    pipelines.set(route, compose(middleware, step, onError));
+    const pipeline = compose(middleware, step, onError);
+    // Under header versioning a versioned route's answer depends on the header: caches must keep one per version.
+    pipelines.set(route, versions && route.version !== undefined ? varyOn(versions.header, pipeline) : pipeline);
   }
 
   // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
@@ -102,6 +104,20 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
       request[SCOPES] = match.route.scopes;
     }
     return chain(request);
+  };
+}
+
+/** `step` with `header` added to the `Vary` of its responses. */
+function varyOn(header: string, step: Step): Step {
+  const vary = (response: Response): Response => {
+    const current = response.headers.get('vary');
+    if (current === undefined) response.headers.set('vary', header);
+    else if (!current.toLowerCase().split(/\s*,\s*/).some((name) => name === '*' || name === header)) response.headers.set('vary', `${current}, ${header}`);
+    return response;
+  };
+  return (request) => {
+    const response = step(request);
+    return response instanceof Response ? vary(response) : response.then(vary);
   };
 }
 

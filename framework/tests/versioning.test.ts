@@ -87,6 +87,12 @@ describe('header versioning', () => {
     assert.deepEqual((await client.get('/tasks/stats', v('1'))).json(), { shared: true });
   });
 
+  it('says the answers of versioned routes vary by the header, and those of neutral routes do not', async () => {
+    assert.equal((await client.get('/tasks', v('1'))).headers.vary, 'x-api-version');
+    assert.equal((await client.get('/tasks/5', v('2'))).headers.vary, 'x-api-version');
+    assert.equal((await client.get('/status', v('1'))).headers.vary, undefined);
+  });
+
   it('names path parameters as each version declares them', async () => {
     assert.deepEqual((await client.get('/tasks/4', v('1'))).json(), { id: 4, version: 1 });
     assert.deepEqual((await client.get('/tasks/4', v('2'))).json(), { id: 4, version: 2 });

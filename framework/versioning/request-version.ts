@@ -10,6 +10,8 @@ export const UNKNOWN_VERSION: unique symbol = Symbol('unknown version');
 
 /** Header versioning at work: the version each request asks for, and the answer when its path has none for it. */
 export interface VersionReader {
+  /** The header the version is read from, lower case (`x-api-version`). */
+  readonly header: string;
   /** The version named by the header (trimmed), the default when there is none, or {@link UNKNOWN_VERSION}. */
   read(request: Request): RequestedVersion;
   /** The 400 for a request to a versioned path without a usable version (`version` as {@link read} gave it). */
@@ -33,6 +35,7 @@ export function versionReader(settings: VersioningSettings, versions: readonly s
   const known = new Set(versions);
   const list = versions.join(', ');
   return {
+    header,
     read(request) {
       const raw = request.headers[header];
       const value = (typeof raw === 'string' ? raw : raw?.[0])?.trim();
