@@ -28,7 +28,7 @@ describe('trellis create --db', () => {
     await create(['shop', '--db', '--yes', '--minimal'], terminal);
     assert.ok(isDbProject('shop'));
     assert.deepEqual(files('shop').filter((file) => /^(db|migrations)\//.test(file)), ['db/schema.ts', 'migrations/0001_create_tasks.ts']);
-    assert.equal(terminal.lines.at(-2), 'Created shop/ with 17 files.');
+    assert.equal(terminal.lines.at(-2), 'Created shop/ with 20 files.');
   });
 
   it('asks the database question on a terminal, after the examples: yes makes the project on a database', async () => {
