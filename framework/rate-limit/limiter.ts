@@ -26,6 +26,7 @@ const MAX_KEY = 64;
  * the limit, and sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) on every answer.
  */
 export class RateLimiter extends Middleware {
+  /** @internal */
   readonly [SYNC_NEXT] = true;
 
   constructor(
