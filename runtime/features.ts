@@ -32,7 +32,7 @@ const FEATURES: Feature[] = [
 
 /**
  * Registers the features config.yaml's sections turn on (`cors:`, `compression:`, `rate_limit:`, `etag:`,
- * `versioning:`, `websockets:`), each as its plug-in from `trellis/plugins`, after `createApp` (so `Config` is
+ * `websockets:`; `versioning:` changes routing and is an app option, see assemble.ts), each as its plug-in from `trellis/plugins`, after `createApp` (so `Config` is
  * provided) and before the project's own plug-ins. A section that does not fit is a problem at its line.
  *
  * @example

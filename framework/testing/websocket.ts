@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { RequestListener } from '../core/listener';
-import type { UpgradeListener } from '../server';
+import { listen, type UpgradeListener } from '../server';
 
 /** What the test server serves: an app's request and upgrade listeners (`BaseRouter.handler` and `.upgrade`). */
 export interface ServedApp {
@@ -81,15 +81,8 @@ export class WebSocketTestServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  async #listen(): Promise<Server> {
-    const { createServer } = require('node:http') as typeof import('node:http');
-    const server = createServer(this.#app.handler);
-    const upgrade = this.#app.upgrade;
-    if (upgrade) server.on('upgrade', upgrade);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    return server;
+  // The framework's own server (its timeouts and limits), as `app.listen()` makes it, on a free port.
+  #listen(): Promise<Server> {
+    return listen(this.#app.handler, { host: '127.0.0.1', port: 0 }, this.#app.upgrade);
   }
 }
