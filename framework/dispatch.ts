@@ -11,6 +11,7 @@ import type { Request } from './request';
 import { MATCHED, SCOPES } from './symbols';
 import { unguardedScopes } from './routing/guarded-scopes';
 import { isThenable } from './core/thenable';
+import { varyWith } from './core/vary';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
 import { toResponse } from './result';
@@ -110,9 +111,8 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 /** `step` with `header` added to the `Vary` of its responses. */
 function varyOn(header: string, step: Step): Step {
   const vary = (response: Response): Response => {
-    const current = response.headers.get('vary');
-    if (current === undefined) response.headers.set('vary', header);
-    else if (!current.toLowerCase().split(/\s*,\s*/).some((name) => name === '*' || name === header)) response.headers.set('vary', `${current}, ${header}`);
+    const vary = varyWith(response.headers.get('vary'), header);
+    if (vary !== undefined) response.headers.set('vary', vary);
     return response;
   };
   return (request) => {

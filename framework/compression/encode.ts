@@ -1,5 +1,6 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { varyWith } from '../core/vary';
 import type { ResponseHook } from '../plugin/plugin';
 import type { Request } from '../request';
 import type { Response } from '../response';
@@ -96,13 +97,8 @@ function noTransform(cacheControl: string | undefined): boolean {
 }
 
 function varyOnAcceptEncoding(response: Response): void {
-  const vary = response.headers.get('vary');
-  if (vary === undefined || vary.trim() === '') return void response.headers.set('vary', 'Accept-Encoding');
-  for (const field of vary.split(',')) {
-    const name = field.trim().toLowerCase();
-    if (name === '*' || name === 'accept-encoding') return;
-  }
-  response.headers.set('vary', `${vary}, Accept-Encoding`);
+  const vary = varyWith(response.headers.get('vary'), 'Accept-Encoding');
+  if (vary !== undefined) response.headers.set('vary', vary);
 }
 
 // The compressed bytes differ from the identity ones: a strong validator must not name both (RFC 9110 §8.8.3).

@@ -1,4 +1,5 @@
 import { ConfigSectionError } from '../config-section';
+import { varyWith } from '../core/vary';
 import { TrellisError } from '../framework-error';
 import { Middleware, type CallNext } from '../middleware';
 import type { Plugin } from '../plugin/plugin';
@@ -73,12 +74,9 @@ class Preflight extends Middleware {
 
 /** Appends `Origin` to `Vary` unless it is named there already (or `*`). */
 function varyOrigin(headers: ResponseHeaders): void {
-  const vary = headers.get('vary');
-  if (vary === undefined) headers.set('vary', 'Origin');
-  else if (!VARIES_ORIGIN.test(vary)) headers.set('vary', `${vary}, Origin`);
+  const vary = varyWith(headers.get('vary'), 'Origin');
+  if (vary !== undefined) headers.set('vary', vary);
 }
-
-const VARIES_ORIGIN = /(?:^|,)[ \t]*(?:origin|\*)[ \t]*(?:,|$)/i;
 
 // A section that fits its class but not CORS (`credentials: true` with origins '*') is a problem at the line of the
 // setting, as a class-validator rule's would be; the coded error is its cause and named in the message.

@@ -1,4 +1,5 @@
 import type { Request } from '../request';
+import { trimTrailingSlashes } from '../routing/path';
 
 /**
  * Where the app is mounted for this request: `''` when it serves requests itself, Express's `req.baseUrl`
@@ -8,5 +9,5 @@ import type { Request } from '../request';
  */
 export function mountBase(request: Request): string {
   const base = (request.raw as { baseUrl?: unknown }).baseUrl;
-  return typeof base === 'string' ? base.replace(/\/+$/, '') : '';
+  return typeof base === 'string' ? trimTrailingSlashes(base) : '';
 }

@@ -10,6 +10,21 @@ export function joinPath(base: string, sub: string): string {
 }
 
 /**
+ * `path` without its trailing slashes, in one pass (`/\/+$/` backtracks in time quadratic in a run of slashes).
+ *
+ * @example
+ * ```ts
+ * trimTrailingSlashes('/static//'); // '/static'
+ * trimTrailingSlashes('/'); // ''
+ * ```
+ */
+export function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+/**
  * The `{name}` parameters of a route path, in order: what `@Path(name)` arguments bind. A malformed or
  * repeated name is a `TRELLIS_ERR_INVALID_PATH`.
  *

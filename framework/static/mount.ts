@@ -8,6 +8,7 @@ import type { Class } from '../core/types';
 import { Request } from '../request';
 import { FileResponse } from '../responses/file';
 import { router, type Controller } from '../router';
+import { trimTrailingSlashes } from '../routing/path';
 import { resolveInside } from './safe-path';
 
 export interface StaticMount {
@@ -20,7 +21,7 @@ export interface StaticMount {
 /** Checks a static mount's prefix and directory (which must exist now) and resolves the directory once. */
 export function staticMount(prefix: string, dir: string): StaticMount {
   if (!/^\/[^{}*:?#]*$/.test(prefix)) throw new TrellisError('TRELLIS_ERR_STATIC_PREFIX', JSON.stringify(prefix));
-  const mountPath = prefix.replace(/\/+$/, '') || '/';
+  const mountPath = trimTrailingSlashes(prefix) || '/';
   let root: string;
   try {
     root = realpathSync(resolve(dir));
