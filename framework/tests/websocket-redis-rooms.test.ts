@@ -111,6 +111,20 @@ describe('Rooms across apps through Redis', () => {
     assert.deepEqual(stranger, []);
   });
 
+  it("with config.yaml's websockets.room_prefix, apps on one Redis share rooms only with their own prefix", async () => {
+    const room = unique('room');
+    const ours = { redis: { url: REDIS_URL }, websockets: { room_prefix: unique('tasks-api') } };
+    const theirs = { redis: { url: REDIS_URL }, websockets: { room_prefix: unique('billing-api') } };
+    const stranger = heard(await roomApp(room, { config: theirs }).websocket('/ws/room'));
+    const [one, two] = await sayOnce(roomApp(room, { config: ours }), roomApp(room, { config: ours }));
+    assert.deepEqual([one, two], [['fence-1', 'fence-2', 'message'], ['fence-1', 'fence-2', 'message']]);
+    assert.deepEqual(stranger, []);
+  });
+
+  it('refuses an empty websockets.room_prefix at its key', () => {
+    assert.throws(() => roomApp('room', { config: { redis: { url: REDIS_URL }, websockets: { room_prefix: '' } } }), /room_prefix/);
+  });
+
   it('without Redis reachable, the app serves, its own clients hear its broadcasts, and the outage is a warning', async () => {
     const lines: Array<[string, string]> = [];
     const at = (level: string) => (fields: object | string, message?: string) => void lines.push([level, typeof fields === 'string' ? fields : message ?? '']);

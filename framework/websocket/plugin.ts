@@ -27,8 +27,9 @@ export function websockets(options: WebSocketOptions = {}): Plugin {
   return {
     name: 'websockets',
     register(host) {
-      const limits = webSocketLimits(options, host.settings(WebSocketSettings));
-      const bus = options.bus ?? defaultBus(host);
+      const settings = host.settings(WebSocketSettings);
+      const limits = webSocketLimits(options, settings);
+      const bus = options.bus ?? defaultBus(host, settings.room_prefix);
       const rooms = new Rooms(bus);
       host.provide({ provide: Rooms, useValue: rooms });
       const server = new GatewayServer(limits, rooms, host.app.logger);
@@ -44,10 +45,10 @@ export function websockets(options: WebSocketOptions = {}): Plugin {
   };
 }
 
-// Redis pub/sub when config.yaml names a server (redis.url), else this process alone.
-function defaultBus(host: PluginHost): RoomBus {
+// Redis pub/sub when config.yaml names a server (redis.url), on websockets.room_prefix's channel; else this process alone.
+function defaultBus(host: PluginHost, prefix: string | undefined): RoomBus {
   const url = redisUrlOf(host.settings(RedisSettings));
   if (url === undefined) return memoryBus();
   const { redisBus } = require('./redis-bus') as typeof import('./redis-bus');
-  return redisBus({ url, logger: host.app.logger });
+  return redisBus({ url, prefix, logger: host.app.logger });
 }

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { Settings } from '../settings';
 
 /**
@@ -11,6 +11,7 @@ import { Settings } from '../settings';
  * //     max_payload: 65536
  * //     ping_interval: 30000
  * //     max_buffered: 1048576
+//     room_prefix: tasks-api
  * const settings = host.settings(WebSocketSettings);
  * ```
  */
@@ -22,4 +23,9 @@ export class WebSocketSettings {
   @IsOptional() @IsInt() @Min(0) @Max(2 ** 31 - 1) ping_interval?: number;
   /** Bytes that may wait to be sent to one client; a send beyond that closes it with 1013. */
   @IsOptional() @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) max_buffered?: number;
+  /**
+   * With `redis.url`: rooms are shared through the Redis channel `<room_prefix>:rooms`. Apps that share a Redis
+   * server but not their clients take prefixes of their own. Default `trellis`.
+   */
+  @IsOptional() @IsString() @Length(1, 100) room_prefix?: string;
 }
