@@ -4,6 +4,7 @@ import type { Plugin, PluginHost } from '../plugin/plugin';
 import { RedisSettings, redisUrlOf } from '../redis/settings';
 import type { RouteInfo } from '../routing/route-info';
 import { clientAddress, type TrustProxy } from './client-address';
+import { ipv6Subnet } from './ipv6-subnet';
 import { RateLimiter, type LimiterContext } from './limiter';
 import { memoryStore } from './memory-store';
 import { documentLimits } from './openapi';
@@ -30,6 +31,11 @@ export interface RateLimitPluginOptions extends Partial<RateLimitOptions> {
   onStoreError?: 'open' | 'closed';
   /** Whom `X-Forwarded-For` is believed from; see {@link TrustProxy}. `false` by default. */
   trustProxy?: TrustProxy;
+  /**
+   * IPv6 clients are counted per network of this prefix length (one host is handed a whole /64 or /56); `128` or
+   * `false` counts each address alone. 56 by default (as express-rate-limit 8): `2001:db8:0:1ab::7` counts as `2001:db8:0:100::/56`.
+   */
+  ipv6Subnet?: number | false;
 }
 
 /**
@@ -60,7 +66,7 @@ export function rateLimit(options?: RateLimitPluginOptions): Plugin {
       if (onStoreError !== 'open' && onStoreError !== 'closed') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'onStoreError', `${String(onStoreError)} is not 'open' or 'closed'`);
       if (typeof store?.hit !== 'function') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'a RateLimitStore (memoryStore(), redisStore(...)) is expected');
       const global = given.global === false ? undefined : ratePolicy({ limit: 100, ...given }, given.name ?? 'default');
-      const context: LimiterContext = { store, addressOf: clientAddress(given.trustProxy ?? false), onStoreError, outage: new StoreOutage(host.app.logger, onStoreError) };
+      const context: LimiterContext = { store, addressOf: ipv6Subnet(clientAddress(given.trustProxy ?? false), given.ipv6Subnet ?? 56), onStoreError, outage: new StoreOutage(host.app.logger, onStoreError) };
       limitRoutes(host, context, global);
       if (store.start) host.onStartup(() => store.start!());
       if (store.close) host.onShutdown(() => store.close!());
@@ -121,6 +127,7 @@ function fromSettings(host: PluginHost): RateLimitPluginOptions {
     global: settings.global,
     onStoreError: settings.on_store_error,
     trustProxy: settings.trust_proxy,
+    ipv6Subnet: settings.ipv6_subnet,
     store: settings.store,
     prefix: settings.prefix,
   };

@@ -34,6 +34,7 @@ const isTrustProxy = (value: unknown) => {
  * //     store: redis
  * //     on_store_error: open
  * //     trust_proxy: [10.0.0.0/8]
+ * //     ipv6_subnet: 64
  * const settings = host.settings(RateLimitSettings); // settings.limit === 100
  * ```
  */
@@ -53,6 +54,10 @@ export class RateLimitSettings {
   @IsOptional()
   @ValidateBy({ name: 'isTrustProxy', validator: { validate: isTrustProxy, defaultMessage: () => '$property must be false, true, a number of proxy hops, or a list of addresses and CIDRs (10.0.0.0/8)' } })
   trust_proxy: boolean | number | string[] = false;
+  /** IPv6 clients are counted per network of this prefix length (1 to 128); `false` or 128: per address. */
+  @IsOptional()
+  @ValidateBy({ name: 'isIpv6Subnet', validator: { validate: (value: unknown) => value === false || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 128), defaultMessage: () => '$property must be a prefix length from 1 to 128, or false' } })
+  ipv6_subnet: number | false = 56;
   /** `false`: only routes with `@RateLimit(...)` are limited. */
   @IsOptional() @IsBoolean() global = true;
   /** Prefix of the Redis keys (`trellis:rl:`): one per app sharing a Redis. */

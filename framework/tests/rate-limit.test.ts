@@ -223,8 +223,8 @@ describe('trust_proxy: who the client is', () => {
   const from = (handler: ReturnType<BaseRouter['handler']> extends infer H ? H : never, remoteAddress: string, forwarded?: string) =>
     inject(handler as never, { method: 'GET', url: '/tasks', remoteAddress, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} });
 
-  async function statuses(trustProxy: unknown, requests: Array<[string, string | undefined]>) {
-    const built = new BaseRouter({ logger: silentLogger() }).includeRouter(Tasks).register(rateLimit({ limit: 1, trustProxy: trustProxy as never }));
+  async function statuses(trustProxy: unknown, requests: Array<[string, string | undefined]>, ipv6Subnet?: number | false) {
+    const built = new BaseRouter({ logger: silentLogger() }).includeRouter(Tasks).register(rateLimit({ limit: 1, trustProxy: trustProxy as never, ipv6Subnet }));
     await built.start();
     const out: number[] = [];
     for (const [remote, forwarded] of requests) out.push((await from(built.handler as never, remote, forwarded)).statusCode);
@@ -248,6 +248,25 @@ describe('trust_proxy: who the client is', () => {
   it('a number of hops takes the address that many entries from the right; IPv4-mapped addresses are IPv4', async () => {
     assert.deepEqual(await statuses(1, [['::ffff:10.0.0.1', '6.6.6.6, 1.1.1.1'], ['10.0.0.2', '7.7.7.7, 1.1.1.1'], ['10.0.0.2', '1.1.1.2']]), [200, 429, 200]);
     assert.deepEqual(await statuses(true, [['10.0.0.1', '1.1.1.1, 10.0.0.5'], ['10.0.0.2', '1.1.1.1']]), [200, 429]);
+  });
+
+  it('counts an IPv6 client per /56 by default, however the address is spelled; ipv6Subnet narrows or turns it off', async () => {
+    // One host's addresses of one /56 share a count: rotating the interface id or the /64 does not get past it.
+    const oneNetwork: Array<[string, string | undefined]> = [['2001:db8:0:1ab::7', undefined], ['2001:db8:0:1ff:aaaa::1', undefined], ['2001:0DB8:0000:01AB:0:0:0:9', undefined]];
+    assert.deepEqual(await statuses(false, oneNetwork), [200, 429, 429]);
+    assert.deepEqual(await statuses(false, [['2001:db8:0:1ab::7', undefined], ['2001:db8:0:200::7', undefined]]), [200, 200]);
+    assert.deepEqual(await statuses(false, oneNetwork, 64), [200, 200, 429]);
+    assert.deepEqual(await statuses(false, oneNetwork, false), [200, 200, 200]);
+    // Through a trusted proxy the forwarded address is widened the same way; IPv4 clients stay per address.
+    assert.deepEqual(await statuses(1, [['10.0.0.1', '2001:db8::1'], ['10.0.0.1', '2001:db8::ff:2'], ['10.0.0.1', '203.0.113.1'], ['10.0.0.1', '203.0.113.2']]), [200, 429, 200, 200]);
+    // A forwarded value that is not an address is its own key, never an error.
+    assert.deepEqual(await statuses(1, [['10.0.0.1', '2001:db8::1::2'], ['10.0.0.1', 'fe80::1%eth0'], ['10.0.0.1', 'fe80::2%lo']]), [200, 200, 429]);
+  });
+
+  it('refuses an ipv6Subnet that is not a prefix length', () => {
+    for (const bits of [0, 129, 1.5, '64', true]) {
+      assert.throws(() => new BaseRouter({ logger: silentLogger() }).register(rateLimit({ ipv6Subnet: bits as never })), /ipv6Subnet/);
+    }
   });
 
   it('refuses entries that are not addresses or CIDRs', () => {
@@ -284,10 +303,10 @@ describe('config.yaml rate_limit:', () => {
 
   it('names each setting that does not fit', () => {
     assert.throws(
-      () => configured({ rate_limit: { limit: 0, window: 'soon', store: 'disk', on_store_error: 'maybe', trust_proxy: ['nope'] } }).register(rateLimit()),
+      () => configured({ rate_limit: { limit: 0, window: 'soon', store: 'disk', on_store_error: 'maybe', trust_proxy: ['nope'], ipv6_subnet: 200 } }).register(rateLimit()),
       (error: Error & { problems?: Array<{ message: string }> }) => {
         const messages = (error.problems ?? []).map((problem) => problem.message).join('\n');
-        for (const setting of ['limit', 'window', 'store', 'on_store_error', 'trust_proxy']) assert.match(messages, new RegExp(`rate_limit.${setting}`));
+        for (const setting of ['limit', 'window', 'store', 'on_store_error', 'trust_proxy', 'ipv6_subnet']) assert.match(messages, new RegExp(`rate_limit.${setting}`));
         return true;
       },
     );
