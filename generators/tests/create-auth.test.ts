@@ -64,8 +64,8 @@ ADMIN_TOKEN=change-me
 # The HS256 key that signs and verifies the bearer tokens task writes need (config.yaml: auth.secret), at least
 # 32 characters: \`openssl rand -base64 32\` makes one. Required: the app does not start without it.
 JWT_SECRET=
-# The Redis server that carries WebSocket broadcasts between workers and instances (config.yaml: redis.url).
-# Unset or empty: each process's broadcasts reach its own clients only.
+# The Redis server that carries WebSocket broadcasts between workers and instances, and holds the admin
+# rate limit's shared counts (config.yaml: redis.url). Unset or empty: each process alone.
 # REDIS_URL=redis://localhost:6379
 # PORT=8000
 # HOST=localhost

@@ -49,8 +49,9 @@ cors:              # the browser apps on other origins that may call the API
 compression:
   threshold: 1024  # bytes: bigger answers go out gzip- or brotli-encoded, as the client accepts
 redis:
-  # Carries WebSocket broadcasts (routers/task_feed.ts) between workers and instances. Empty: each process's
-  # broadcasts reach its own clients only.
+  # Carries WebSocket broadcasts (routers/task_feed.ts) between workers and instances, and holds
+  # the admin routes' rate-limit counts (@RateLimit in routers/admin.ts) that all of them share. Empty: each
+  # process broadcasts to its own clients and counts on its own.
   url: \${REDIS_URL:-}
 middleware:        # global middleware, by file name in middleware/
   - timing
@@ -146,8 +147,8 @@ ADMIN_TOKEN=secret-token
       `# The environment variables this app reads. Copy to .env for development (\`cp .env.example .env\`);
 # in production set them in the environment. PORT and HOST override server.port and server.host.
 ADMIN_TOKEN=change-me
-# The Redis server that carries WebSocket broadcasts between workers and instances (config.yaml: redis.url).
-# Unset or empty: each process's broadcasts reach its own clients only.
+# The Redis server that carries WebSocket broadcasts between workers and instances, and holds the admin
+# rate limit's shared counts (config.yaml: redis.url). Unset or empty: each process alone.
 # REDIS_URL=redis://localhost:6379
 # PORT=8000
 # HOST=localhost
