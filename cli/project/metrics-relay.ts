@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import { COLLECT_TIMEOUT_MS, type MetricsAnswer, type MetricsCollect, type MetricsJson } from 'trellis/internal';
 import { messages } from '../messages';
+import { growing, sumSnapshots } from './metric-sums';
 
 const stderr = (line: string) => void process.stderr.write(`trellis: ${line}\n`);
 
@@ -9,7 +10,7 @@ interface Collection {
   askerId: number;
   waiting: Set<Worker>;
   exited: number[];
-  snapshots: MetricsJson[];
+  snapshots: Map<Worker, MetricsJson>;
   timer: NodeJS.Timeout;
 }
 
@@ -18,6 +19,10 @@ interface Collection {
  * worker's scrape asks it; it asks every serving worker of the group, and answers the asker with the snapshots
  * that arrived within `timeoutMs`. A worker that does not answer in time, or exits meanwhile, is left out of that
  * scrape, and the primary says so (on stderr): the scrape never hangs on one worker.
+ *
+ * Counters and histograms never go down across scrapes (Prometheus would read a drop as a reset and count the
+ * whole total again): a silent worker's count with its last answer's, and the workers that exited with the sum of
+ * their last answers. What an exited worker counted after its last scrape is lost.
  *
  * @example
  * ```ts
@@ -32,6 +37,10 @@ export class MetricsRelay {
   readonly #timeoutMs: number;
   readonly #warn: (line: string) => void;
   readonly #collections = new Map<number, Collection>();
+  /** Each live worker's counters and histograms as of its last answer. */
+  readonly #last = new Map<Worker, MetricsJson>();
+  /** The sum of the exited workers' last counters and histograms. */
+  #retired: MetricsJson | undefined;
   #next = 0;
 
   /** `workers`: the group's serving workers, read at each scrape; `warn` gets the line naming the silent ones. */
@@ -50,7 +59,7 @@ export class MetricsRelay {
       askerId,
       waiting: new Set(workers),
       exited: [],
-      snapshots: [],
+      snapshots: new Map(),
       timer: setTimeout(() => this.#finish(id), this.#timeoutMs),
     };
     this.#collections.set(id, collection);
@@ -62,13 +71,19 @@ export class MetricsRelay {
   snapshot(worker: Worker, id: number, metrics: MetricsJson): void {
     const collection = this.#collections.get(id);
     if (!collection?.waiting.delete(worker)) return;
-    collection.snapshots.push(metrics);
+    collection.snapshots.set(worker, metrics);
+    this.#last.set(worker, growing(metrics));
     if (collection.waiting.size === 0) this.#finish(id);
   }
 
-  /** `worker` exited: no collection waits for it any more. */
+  /** `worker` exited: no collection waits for it any more, and its last counts join the retired sum. */
   forget(worker: Worker): void {
+    const last = this.#last.get(worker);
+    this.#last.delete(worker);
+    if (last) this.#retired = sumSnapshots(this.#retired ? [this.#retired, last] : [last]);
     for (const [id, collection] of this.#collections) {
+      // An answer it gave to a collection still open is in the retired sum now: counted once.
+      if (last) collection.snapshots.delete(worker);
       if (!collection.waiting.delete(worker)) continue;
       collection.exited.push(worker.process.pid ?? 0);
       if (collection.waiting.size === 0) this.#finish(id);
@@ -80,10 +95,14 @@ export class MetricsRelay {
     if (!collection) return;
     this.#collections.delete(id);
     clearTimeout(collection.timer);
-    const { asker, askerId, snapshots, waiting, exited } = collection;
+    const { asker, askerId, waiting, exited } = collection;
+    const answered = [...collection.snapshots.values()];
     const silent = [...waiting].map((worker) => worker.process.pid ?? 0);
-    const asked = snapshots.length + silent.length + exited.length;
-    if (asked > snapshots.length) this.#warn(messages.run.metricsPartial(silent, exited, this.#timeoutMs, snapshots.length, asked));
+    const asked = answered.length + silent.length + exited.length;
+    if (asked > answered.length) this.#warn(messages.run.metricsPartial(silent, exited, this.#timeoutMs, answered.length, asked));
+    // The silent workers' counts as of their last answers, and the exited workers' sum.
+    const kept = [...waiting].map((worker) => this.#last.get(worker)).filter((last) => last !== undefined);
+    const snapshots = [...answered, ...kept, ...(this.#retired ? [this.#retired] : [])];
     if (asker.isConnected()) asker.send({ trellis: 'metrics-answer', id: askerId, snapshots, asked } satisfies MetricsAnswer, undefined, () => {});
   }
 }
