@@ -23,5 +23,9 @@ if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--require', './register.js', '--test', ...files], { cwd: root, stdio: 'inherit' });
+// A file still running after 20 minutes (the longest suite takes about 2) is stopped and reported as timed out, by name,
+// and the run goes on: node 20 applies --test-timeout to each file's process, so even a synchronous loop (a regex
+// backtracking) fails the run instead of holding it until CI's own limit.
+const FILE_TIMEOUT_MS = 20 * 60_000;
+const result = spawnSync(process.execPath, ['--require', './register.js', '--test', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], { cwd: root, stdio: 'inherit' });
 process.exit(result.status ?? 1);
