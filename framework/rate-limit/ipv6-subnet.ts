@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP, SocketAddress } from 'node:net';
 import { TrellisError } from '../framework-error';
 import type { AddressOf } from './client-address';
 
@@ -15,12 +15,17 @@ import type { AddressOf } from './client-address';
  * ```
  */
 export function ipv6Subnet(addressOf: AddressOf, bits: number | false): AddressOf {
+  if (!isPrefixLength(bits)) throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'ipv6Subnet', `${String(bits)} is not a prefix length from 1 to 128 (or false)`);
   if (bits === false || bits === 128) return addressOf;
-  if (!Number.isInteger(bits) || bits < 1 || bits > 128) throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'ipv6Subnet', `${String(bits)} is not a prefix length from 1 to 128 (or false)`);
   return (req) => {
     const address = addressOf(req);
     return isIP(address) === 6 ? subnet(address, bits) : address;
   };
+}
+
+/** Whether `value` is an `ipv6Subnet` setting: a prefix length from 1 to 128, or `false`. */
+export function isPrefixLength(value: unknown): value is number | false {
+  return value === false || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 128);
 }
 
 // The eight 16-bit groups of a valid IPv6 address (isIP said so): `::` expanded, an IPv4 tail read as two groups,
@@ -45,29 +50,11 @@ function groups(address: string): number[] {
   return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
+// The network's first address in RFC 5952's text form (Node's, as `inet_ntop` writes it), and its length.
 function subnet(address: string, bits: number): string {
   const masked = groups(address).map((group, i) => {
     const kept = Math.min(16, Math.max(0, bits - i * 16));
     return kept === 16 ? group : group & ((0xffff << (16 - kept)) & 0xffff);
   });
-  return `${compress(masked)}/${bits}`;
-}
-
-// RFC 5952's text form: lower-case hex, the longest run of two or more zero groups as `::`.
-function compress(groups: number[]): string {
-  let best = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < 8 && groups[end] === 0) end++;
-    if (end - i > bestLength) [best, bestLength] = [i, end - i];
-    i = end;
-  }
-  const hex = groups.map((group) => group.toString(16));
-  if (best === -1) return hex.join(':');
-  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLength).join(':')}`;
+  return `${new SocketAddress({ address: masked.map((group) => group.toString(16)).join(':'), family: 'ipv6' }).address}/${bits}`;
 }

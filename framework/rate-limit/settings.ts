@@ -1,6 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Settings } from '../settings';
 import { clientAddress } from './client-address';
+import { isPrefixLength } from './ipv6-subnet';
 import { windowMs } from './window';
 
 const isWindow = (value: unknown) => {
@@ -56,7 +57,7 @@ export class RateLimitSettings {
   trust_proxy: boolean | number | string[] = false;
   /** IPv6 clients are counted per network of this prefix length (1 to 128); `false` or 128: per address. */
   @IsOptional()
-  @ValidateBy({ name: 'isIpv6Subnet', validator: { validate: (value: unknown) => value === false || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 128), defaultMessage: () => '$property must be a prefix length from 1 to 128, or false' } })
+  @ValidateBy({ name: 'isIpv6Subnet', validator: { validate: isPrefixLength, defaultMessage: () => '$property must be a prefix length from 1 to 128, or false' } })
   ipv6_subnet: number | false = 56;
   /** `false`: only routes with `@RateLimit(...)` are limited. */
   @IsOptional() @IsBoolean() global = true;

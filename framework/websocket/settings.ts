@@ -11,7 +11,7 @@ import { Settings } from '../settings';
  * //     max_payload: 65536
  * //     ping_interval: 30000
  * //     max_buffered: 1048576
-//     room_prefix: tasks-api
+ * //     room_prefix: tasks-api
  * const settings = host.settings(WebSocketSettings);
  * ```
  */
