@@ -31,8 +31,13 @@ export function usesRateLimit(cls: Function): boolean {
  * the `rateLimit()` plug-in (config.yaml `rate_limit:`); `@RateLimit(false)` exempts it. The handler's mark wins over
  * its class's. It only records: the limit is counted by the `rateLimit()` plug-in, which must be registered (config.yaml
  * `rate_limit:` under `trellis run`). Options are checked here, where the class is defined
- * (`TRELLIS_ERR_RATE_LIMIT_OPTION`). A limit with a `key` function runs after the route's guards (`request.user` is
- * known); one without counts by client address before them, so a client hammering with bad tokens is limited too.
+ * (`TRELLIS_ERR_RATE_LIMIT_OPTION`). A limit without `key` counts by client address before the route's guards, so a
+ * client hammering with bad tokens is limited too. A limit with a `key` function runs after the guards
+ * (`request.user` is known), and the requests they refuse (a 4xx before the key function ran) are counted before
+ * them by client address, under the same name, limit and window (as express-rate-limit and @fastify/rate-limit count
+ * before authentication): once an address has had `limit` refusals in a window, its requests to those routes get 429
+ * without the guards running, right credentials included, until the window ends. Wrong API keys against
+ * `@RateLimit({ limit: 3, key: (r) => r.user?.sub })` get 401, 401, 401, 429; each user keeps a count of 3.
  *
  * @example
  * ```ts

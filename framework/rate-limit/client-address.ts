@@ -19,7 +19,8 @@ const MAX_HOPS = 32;
 
 /**
  * How to read the client's address under `trust` ({@link TrustProxy}). IPv4-mapped IPv6 addresses
- * (`::ffff:10.0.0.1`) are read as IPv4. A list entry that is not an address or CIDR is
+ * (`::ffff:10.0.0.1`) are read as IPv4; an `X-Forwarded-For` entry with a port (`203.0.113.7:51234`,
+ * `[2001:db8::1]:51234`) or in brackets is read as its address. A list entry that is not an address or CIDR is
  * `TRELLIS_ERR_RATE_LIMIT_OPTION`.
  *
  * @example
@@ -65,10 +66,37 @@ function forwarded(req: IncomingMessage): string[] {
   const parts = joined.split(',').slice(-MAX_HOPS);
   const addresses: string[] = [];
   for (const part of parts) {
-    const address = unmapped(part.trim());
+    const address = unmapped(withoutPort(part.trim()));
     if (address) addresses.push(address);
   }
   return addresses;
+}
+
+// The address of an entry a proxy wrote with the client's port (Azure Application Gateway, IIS ARR):
+// `203.0.113.7:51234` and `[2001:db8::1]:51234`, or in brackets alone (`[2001:db8::1]`, RFC 7239's form). Anything
+// else is as sent: a bare IPv6 address (its colons are not a port), or a value that is not an address.
+function withoutPort(entry: string): string {
+  if (entry.startsWith('[')) {
+    const end = entry.indexOf(']');
+    if (end === -1 || isIP(entry.slice(1, end)) !== 6) return entry;
+    return end === entry.length - 1 || (entry[end + 1] === ':' && isPort(entry, end + 2)) ? entry.slice(1, end) : entry;
+  }
+  const colon = entry.indexOf(':');
+  if (colon === -1 || entry.indexOf(':', colon + 1) !== -1) return entry;
+  return isPort(entry, colon + 1) && isIP(entry.slice(0, colon)) === 4 ? entry.slice(0, colon) : entry;
+}
+
+// Whether `text` from `from` to its end is a port: 1 to 5 digits, at most 65535.
+function isPort(text: string, from: number): boolean {
+  const digits = text.length - from;
+  if (digits < 1 || digits > 5) return false;
+  let port = 0;
+  for (let i = from; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return false;
+    port = port * 10 + digit;
+  }
+  return port <= 65_535;
 }
 
 function unmapped(address: string): string {

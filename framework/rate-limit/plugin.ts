@@ -11,8 +11,14 @@ import { documentLimits } from './openapi';
 import { StoreOutage } from './outage';
 import { ratePolicy, type RateLimitOptions, type RatePolicy } from './policy';
 import { redisStore } from './redis-store';
+import { RefusalLimiter } from './refusals';
 import { RateLimitSettings } from './settings';
 import type { RateLimitStore } from './store';
+import { WindowRing } from './window-ring';
+
+// Addresses locked out of keyed limits at once in one process, at most (about 1.5 MB); past it the oldest lockout
+// ends early, and that address's next refusal locks it out again.
+const MAX_LOCKOUTS = 10_000;
 
 /** The options of {@link rateLimit}: the global limit and how every limit counts. */
 export interface RateLimitPluginOptions extends Partial<RateLimitOptions> {
@@ -66,7 +72,14 @@ export function rateLimit(options?: RateLimitPluginOptions): Plugin {
       if (onStoreError !== 'open' && onStoreError !== 'closed') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'onStoreError', `${String(onStoreError)} is not 'open' or 'closed'`);
       if (typeof store?.hit !== 'function') throw new TrellisError('TRELLIS_ERR_RATE_LIMIT_OPTION', 'store', 'a RateLimitStore (memoryStore(), redisStore(...)) is expected');
       const global = given.global === false ? undefined : ratePolicy({ limit: 100, ...given }, given.name ?? 'default');
-      const context: LimiterContext = { store, addressOf: ipv6Subnet(clientAddress(given.trustProxy ?? false), given.ipv6Subnet ?? 56), onStoreError, outage: new StoreOutage(host.app.logger, onStoreError) };
+      const context: LimiterContext = {
+        store,
+        addressOf: ipv6Subnet(clientAddress(given.trustProxy ?? false), given.ipv6Subnet ?? 56),
+        onStoreError,
+        outage: new StoreOutage(host.app.logger, onStoreError),
+        // A memory store's clock (a test's, moved to end windows) ends lockouts too.
+        lockouts: new WindowRing(MAX_LOCKOUTS, store instanceof WindowRing ? store.now : Date.now),
+      };
       limitRoutes(host, context, global);
       if (store.start) host.onStartup(() => store.start!());
       if (store.close) host.onShutdown(() => store.close!());
@@ -77,6 +90,7 @@ export function rateLimit(options?: RateLimitPluginOptions): Plugin {
 function limitRoutes(host: PluginHost, context: LimiterContext, global: RatePolicy | undefined): void {
   const policies = new Map<RouteInfo, RatePolicy | undefined>();
   const limiters = new Map<RatePolicy, RateLimiter>();
+  const refusals = new Map<RatePolicy, RefusalLimiter>();
   const policyOf = (route: RouteInfo): RatePolicy | undefined => {
     if (!policies.has(route)) policies.set(route, routePolicy(route, global));
     return policies.get(route);
@@ -86,9 +100,16 @@ function limitRoutes(host: PluginHost, context: LimiterContext, global: RatePoli
     if (!limiter) limiters.set(policy, (limiter = new RateLimiter(policy, context)));
     return limiter;
   };
+  const refusalsOf = (policy: RatePolicy) => {
+    let limiter = refusals.get(policy);
+    if (!limiter) refusals.set(policy, (limiter = new RefusalLimiter(policy, context, limiterOf(policy))));
+    return limiter;
+  };
+  // Before the route's guards: a limit by address, or a keyed limit's count of the requests the guards refuse.
   host.routeMiddleware((route) => {
     const policy = policyOf(route);
-    return policy && !policy.key ? limiterOf(policy) : undefined;
+    if (!policy) return undefined;
+    return policy.key ? refusalsOf(policy) : limiterOf(policy);
   });
   host.routeMiddleware((route) => {
     const policy = policyOf(route);

@@ -18,7 +18,9 @@ export interface RateLimitOptions {
   window?: string | number;
   /**
    * Whom a request counts for: a string (`request.user?.sub`), or undefined to count it by the client's address
-   * (the default). A limit with a key function runs after the route's guards, so `request.user` is known.
+   * (the default). A limit with a key function runs after the route's guards, so `request.user` is known; the
+   * requests the guards refuse are counted by address before them, and an address past the limit with them is
+   * answered 429 before the guards run.
    */
   key?: (request: Request) => string | undefined;
   /**

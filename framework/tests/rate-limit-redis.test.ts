@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { BaseRouter, Get, router } from '../index';
+import { BaseRouter, Get, RateLimit, router, Use, type Request } from '../index';
+import { apiKeyAuth } from '../auth';
 import { connectRedis } from '../plugins';
 import { rateLimit, redisStore } from '../plugins';
 import { TestClient } from '../testing';
@@ -98,6 +99,27 @@ describe('redisStore(): one count for every process', () => {
       monitor.disconnect();
       client.disconnect();
     }
+  });
+});
+
+describe('redisStore(): a keyed limit behind a guard', () => {
+  @Use(apiKeyAuth({ lookup: new Map([['key-ada-0123456789abcdef', { sub: 'ada' }]]) }))
+  @RateLimit({ limit: 3, key: (request: Request) => request.user?.sub })
+  class Reports extends router('/reports') {
+    @Get('/') list() { return []; }
+  }
+
+  it('refusals count by address in Redis: a second process answers 429 at its first refusal, then locks the address out', async () => {
+    const prefix = `${PREFIX}refusals:`;
+    const clients = [1, 2].map(() => new TestClient(new BaseRouter({ logger: silentLogger() }).includeRouter(Reports).register(rateLimit({ store: redisStore({ url: REDIS_URL, prefix }) }))));
+    await Promise.all(clients.map((client) => client.start()));
+    const get = async (client: TestClient, key: string) => (await client.get('/reports', { headers: { 'x-api-key': key } })).status;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await get(clients[0], 'wrong'));
+    statuses.push(await get(clients[1], 'wrong'), await get(clients[1], 'key-ada-0123456789abcdef'), await get(clients[0], 'key-ada-0123456789abcdef'));
+    assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
+    assert.deepEqual(await shared.keys(`${prefix}*`), [`${prefix}Reports:a:127.0.0.1`]);
+    await Promise.all(clients.map((client) => client.close()));
   });
 });
 
