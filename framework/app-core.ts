@@ -19,6 +19,7 @@ import type { PluginApp } from './plugin/plugin';
 import { PluginRegistry } from './plugin/registry';
 import type { Controller } from './router';
 import type { RouteRecord } from './routing/collect';
+import type { EndpointRoute } from './routing/endpoint';
 import { settingsProvider } from './settings';
 import type { TypeTable } from './source/types/table';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits';
@@ -57,6 +58,7 @@ export class AppCore {
     this.document = new AppDocument(sources.docComments, sources.sourceTypes);
     this.serving = new AppListener(settings.logger, start);
     this.serving.answers = (method, path) => this.routes.table.answers(method, path);
+    this.serving.takesUpgrade = (path) => this.routes.takesUpgrade(path);
     this.routes.uriPrefix = settings.versioning.type === 'uri' ? settings.versioning.prefix : undefined;
     // A `@Settings` class nobody provided is its config section, read from the provided Config.
     this.container.autoProvide = settingsProvider;
@@ -76,8 +78,9 @@ export class AppCore {
     for (const service of services) this.container.provide((typeof service === 'function' && settingsProvider(service as Class)) || service);
   }
 
-  include(router: Controller | Class<Controller>, builtIn: boolean): RouteRecord[] {
-    const records = this.routes.add(router, this.container, { builtIn, trailing: builtIn && this.trailing });
+  include(router: Controller | Class<Controller> | EndpointRoute, builtIn: boolean): RouteRecord[] {
+    const trailing = builtIn && this.trailing;
+    const records = isEndpoint(router) ? [this.routes.addEndpoint(router, { trailing })] : this.routes.add(router, this.container, { builtIn, trailing });
     for (const record of records) {
       for (const { parameter } of dependencyParameters(record)) this.container.addRoot(record.label, parameter);
     }
@@ -145,11 +148,12 @@ export class AppCore {
     for (const [cls, instance] of await this.container.build(late)) built.set(cls, instance);
     this.plugins.verify();
     const middleware = this.allMiddleware();
+    const pluginMiddleware = this.plugins.middleware;
     const { table, records: routes } = this.routes;
     const sourceTypes = this.document.types(routes);
     const dependencies = await this.dependencies(routes);
     const routeMiddleware = (route: RouteRecord) => this.plugins.routeMiddleware(route);
-    const dispatcher = buildDispatcher({ table, routes, middleware, routeMiddleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies, versions: this.#versions });
+    const dispatcher = buildDispatcher({ table, routes, pluginMiddleware, middleware: this.middleware, routeMiddleware, built, exceptions: this.exceptions, logger: this.settings.logger, sourceTypes, adaptFunction, dependencies, versions: this.#versions });
     const given = [...routes.map((route) => route.instance), ...middleware].filter((item) => typeof item === 'object');
     const targets = [...this.plugins.targets, ...new Set([...this.container.built, ...given])];
     return { targets, serve: () => (this.serving.dispatcher = dispatcher) };
@@ -190,6 +194,10 @@ export class AppCore {
     }
     return this.document.get(info, plan, (name) => this.exceptions.answeredStatus(name), (document) => this.plugins.contribute(document));
   }
+}
+
+function isEndpoint(router: unknown): router is EndpointRoute {
+  return typeof router === 'object' && router !== null && typeof (router as EndpointRoute).handler === 'function' && typeof (router as EndpointRoute).owner === 'function';
 }
 
 /** What `trellis/inspect` reads of an app: its container and what it builds. Not part of the public face. */

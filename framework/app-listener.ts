@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { RequestListener } from './core/listener';
 import type { Dispatcher } from './dispatch';
@@ -7,10 +8,11 @@ import { DEFAULT_JSON_LIMITS } from './pipeline/body';
 import { bodyReader } from './pipeline/body-reader';
 import { protocolRefusal } from './protocol';
 import { Request, type RequestContext } from './request';
-import { RESPONSE } from './symbols';
+import { RESPONSE, UPGRADE } from './symbols';
+import type { PendingUpgrade } from './core/upgrade';
 import { errorResponse } from './error-envelope';
 import { Response } from './response';
-import { canonicalPath } from './routing/canonical-path';
+import { canonicalPath, upgradeTarget } from './routing/canonical-path';
 import { escapesPlainCharacter } from './routing/plain-escape';
 import { DEFAULT_UPLOAD_LIMITS } from './uploads/limits';
 import { report } from './report';
@@ -53,6 +55,8 @@ export class AppListener {
   upgrades: ReadonlyArray<(req: IncomingMessage, socket: Duplex, head: Buffer) => boolean> = [];
   /** Whether a route of the app answers `method` at `path`; set by the app. */
   answers: (method: string, path: string) => boolean = () => true;
+  /** Whether a route taking upgrades (a WebSocket gateway's) answers `path`; set by the app. */
+  takesUpgrade: (path: string) => boolean = () => false;
   readonly #logger: Logger;
   readonly #start: () => Promise<void>;
 
@@ -88,12 +92,17 @@ export class AppListener {
   };
 
   /**
-   * Takes an HTTP upgrade request: once the app has started, the first `host.upgrade` handler that owns it; none
-   * (or an app that failed to start) answers with the error envelope and closes the socket.
+   * Takes an HTTP upgrade request once the app has started. One a route takes (a WebSocket gateway's) goes through
+   * the pipeline as any request does: the plug-ins' and the app's middleware, the route's guards, scopes and rate
+   * limit; the route accepts it (101) or the answer on the way (a 401, a 429) is written on the socket, which then
+   * closes. Any other goes to the first `host.upgrade` handler that owns it; none (or an app that failed to start)
+   * answers with the error envelope and closes the socket.
    */
   readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => {}); // a client gone mid-handshake is no crash; the owner adds its own handling
     const take = () => {
+      const target = upgradeTarget(req);
+      if (target && this.takesUpgrade(target.path)) return this.#serveUpgrade(req, socket, head, target);
       for (const handler of this.upgrades) if (handler(req, socket, head)) return;
       writeSocketError(socket, 404, requestId(undefined));
       socket.destroy();
@@ -105,6 +114,36 @@ export class AppListener {
       socket.destroy();
     });
   };
+
+  // The upgrade's own response object owns the socket while the pipeline runs (a refusal is written through it by
+  // the one writer); an accepted upgrade detaches it and hands the socket over.
+  #serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: { path: string; search: string }): void {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    const request = new Request(req, res, target.path, target.search, this.#context);
+    const upgrade: PendingUpgrade = { socket, head };
+    request[UPGRADE] = upgrade;
+    const settled = (response: Response) => {
+      if (response.status === 101 && upgrade.accept && !socket.destroyed) {
+        res.detachSocket(socket as Socket);
+        return upgrade.accept();
+      }
+      if (response.status === 101) response = errorResponse(500, 'Internal Server Error');
+      response.headers.set('connection', 'close');
+      // No parser reads this socket any more: once the answer is out, it closes (an Express middleware may have
+      // written its own answer already).
+      const close = () => (socket as Socket).destroySoon();
+      if (res.writableEnded) close();
+      else res.on('finish', close);
+      this.#write(request, response);
+    };
+    const response = this.dispatcher!(request);
+    if (response instanceof Response) return settled(response);
+    response.then(settled, (error) => {
+      report(this.#logger, request, 'the upgrade failed', error);
+      socket.destroy();
+    });
+  }
 
   // A response ready at once (a GET whose handler returned a value) is written in the same turn of the loop.
   #serve(dispatcher: Dispatcher, request: Request): void {

@@ -4,6 +4,7 @@ import type { Container } from './injection/container';
 import { isMiddlewareClass, type MiddlewareLike } from './middleware';
 import { Controller, isRouterClass, middlewareOf } from './router';
 import { collectRoutes, type RouteRecord } from './routing/collect';
+import { endpointRecord, type EndpointRoute } from './routing/endpoint';
 import { RouteTable } from './routing/route-table';
 import { compareVersions } from './versioning/version';
 
@@ -20,6 +21,7 @@ export class AppRoutes {
   /** URI versioning's prefix (`'v'`: `/v1/tasks`); undefined with header versioning, where versions share a path. */
   uriPrefix: string | undefined = 'v';
   #trailing = 0;
+  #upgrades = 0;
 
   /**
    * Collects a router's routes and adds them to the table (a clash throws `TRELLIS_ERR_DUPLICATE_ROUTE` naming both
@@ -34,13 +36,35 @@ export class AppRoutes {
       records = collectRoutes(router as Class<Controller>, undefined, this.uriPrefix);
     } else throw new TrellisError('TRELLIS_ERR_NOT_A_ROUTER', describe(router));
     if (builtIn) for (const record of records) record.builtIn = true;
+    this.#place(records, trailing);
+    if (!(router instanceof Controller)) this.classes.push(router as Class<Controller>);
+    return records;
+  }
+
+  /** Adds a plug-in's function route (a WebSocket gateway's upgrade); a clash throws as `add`'s. */
+  addEndpoint(endpoint: EndpointRoute, { trailing = false } = {}): RouteRecord {
+    const record = endpointRecord(endpoint);
+    this.#place([record], trailing);
+    return record;
+  }
+
+  /** Whether a route taking upgrade requests answers `path` (a WebSocket gateway's). */
+  takesUpgrade(path: string): boolean {
+    return this.#upgrades > 0 && this.table.find('GET', path)?.route.upgrade === true;
+  }
+
+  #place(records: RouteRecord[], trailing: boolean): void {
     for (const record of records) this.table.add(record.method, record.path, record, record.label, this.uriPrefix === undefined ? record.version : undefined);
+    for (const record of records) if (record.upgrade) this.#upgrades++;
     if (trailing) {
       this.records.push(...records);
       this.#trailing += records.length;
     } else this.records.splice(this.records.length - this.#trailing, 0, ...records);
-    if (!(router instanceof Controller)) this.classes.push(router as Class<Controller>);
-    return records;
+  }
+
+  /** Whether a route takes upgrade requests. */
+  get upgrades(): boolean {
+    return this.#upgrades > 0;
   }
 
   /** The API versions the routes declare, in order (`'2'` before `'10'`). */

@@ -230,7 +230,7 @@ export class BaseRouter {
    */
   get upgrade(): UpgradeListener | undefined {
     this.#core.freeze();
-    return this.#core.plugins.upgrades.length ? this.#core.serving.upgrade : undefined;
+    return this.#core.plugins.upgrades.length || this.#core.routes.upgrades ? this.#core.serving.upgrade : undefined;
   }
 
   /**

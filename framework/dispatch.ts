@@ -33,8 +33,14 @@ export type Dispatcher = Step;
 interface DispatchContext {
   table: RouteTable<RouteRecord>;
   routes: readonly RouteRecord[];
+  /** The plug-ins' middleware (`host.use`): around every request, first. */
+  pluginMiddleware?: readonly MiddlewareLike[];
+  /** The app's own (`addMiddleware`): around every request, inside the plug-ins' and a route's `outer` ones. */
   middleware: readonly MiddlewareLike[];
-  /** The plug-ins' middleware for one route (`host.routeMiddleware`): around its own (`outer`) and inside it (`inner`). */
+  /**
+   * The plug-ins' middleware for one route (`host.routeMiddleware`): before the app's middleware and the route's
+   * own (`outer`: a rate limit counts what a guard then refuses), and inside them (`inner`).
+   */
   routeMiddleware?: (route: RouteRecord) => { outer: readonly Middleware[]; inner: readonly Middleware[] };
   /** The middleware classes' instances, built by the app when it started. */
   built: ReadonlyMap<Class, unknown>;
@@ -63,11 +69,13 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
 
   const shaper = new ResponseShaper(context.sourceTypes);
   const pipelines = new Map<RouteRecord, Step>();
-  const [unguarded] = unguardedScopes(context.routes, context.middleware);
+  const around = context.pluginMiddleware ?? [];
+  const [unguarded] = unguardedScopes(context.routes, [...around, ...context.middleware]);
   if (unguarded) throw unguarded;
   for (const route of context.routes) {
     const added = context.routeMiddleware?.(route);
-    const middleware = (added ? [...added.outer, ...route.middleware, ...added.inner] : route.middleware).map(resolve);
+    const own = [...context.middleware, ...route.middleware];
+    const middleware = (added ? [...added.outer, ...own, ...added.inner] : own).map(resolve);
     const handle = handlerStep(route, shaper.shapesOf(route));
     const dependencies = context.dependencies?.get(route);
     const step = dependencies ? scopedEndpoint(route, handle, dependencies, onError, context.logger) : endpoint(route, handle, onError);
@@ -76,10 +84,8 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
     pipelines.set(route, versions && route.version !== undefined ? varyOn(versions.header, pipeline) : pipeline);
   }
 
-  // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
-  const routeDispatch: Step = (request) => {
-    const pipeline = request[MATCHED] as Step | undefined;
-    if (pipeline) return pipeline(request);
+  // A request no route answers passes the app's middleware too, then gets its 404, 405 or OPTIONS answer.
+  const unmatched: Step = (request) => {
     const version = versions?.read(request);
     const anyVersion = versions === undefined || (version === undefined && request.method === 'OPTIONS');
     const allowed = anyVersion ? table.allowed(request.path) : table.allowedFor(request.path, version);
@@ -92,8 +98,14 @@ export function buildDispatcher(context: DispatchContext): Dispatcher {
     if (request.method === 'OPTIONS') return new Response(undefined, { status: 204, headers: { allow } });
     return errorResponse(405, 'Method Not Allowed', { allow });
   };
+  const unmatchedPipeline = compose(context.middleware.map(resolve), unmatched, onError);
 
-  const chain = compose(context.middleware.map(resolve), routeDispatch, onError);
+  // The route is found before any middleware runs, so middleware sees `request.route` and the same `path`.
+  const routeDispatch: Step = (request) => {
+    const pipeline = request[MATCHED] as Step | undefined;
+    return pipeline ? pipeline(request) : unmatchedPipeline(request);
+  };
+  const chain = around.length ? compose(around.map(resolve), routeDispatch, onError) : routeDispatch;
   return (request) => {
     const { method, path } = request;
     const version = versions === undefined ? undefined : versions.read(request);

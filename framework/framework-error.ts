@@ -94,7 +94,7 @@ export const ERROR_CODES = {
     'The database lacks migration %{migration} (%{count} pending): apply them before starting, with `trellis db migrate` (npm run db:migrate) or, in a production install, `node dist/main.js --migrate`',
   TRELLIS_ERR_MIGRATION_FAILED: 'Migration %{migration} failed: %{reason}',
   TRELLIS_ERR_GATEWAY: 'Invalid WebSocket gateway %{gateway}: %{reason}',
-  TRELLIS_ERR_WEBSOCKET_OPTION: 'Invalid websockets option %{option}: %{value} (maxPayload and maxBuffered are whole numbers of bytes from 1, pingInterval whole milliseconds from 0)',
+  TRELLIS_ERR_WEBSOCKET_OPTION: 'Invalid websockets option %{option}: %{value} (%{rule})',
   TRELLIS_ERR_REDIS_URL: 'Invalid Redis URL %{url}: give redis://[user:password@]host[:port][/db] or rediss://... (TLS)',
   TRELLIS_ERR_RATE_LIMIT_OPTION: 'Invalid rate limit option %{option}: %{reason}',
   TRELLIS_ERR_VERSION_NAME: '%{where}: invalid API version %{value} (%{reason})',

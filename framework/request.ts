@@ -4,7 +4,8 @@ import { parseCookies } from './cookies';
 import type { Logger } from './core/logger';
 import { defaultLogger } from './logger';
 import { requestId } from './request-id';
-import { BODY, CONTEXT, FORM, MATCHED, RESPONSE, SCOPES } from './symbols';
+import type { PendingUpgrade } from './core/upgrade';
+import { BODY, CONTEXT, FORM, MATCHED, MESSAGE_REQUEST, RESPONSE, SCOPES, UPGRADE } from './symbols';
 import type { Form } from './uploads/form';
 import type { UploadLimits } from './uploads/limits';
 import type { TemplateRenderer } from './core/template-renderer';
@@ -117,6 +118,8 @@ export class Request {
   [MATCHED]: unknown;
   /** @internal */
   [SCOPES]: readonly string[] | undefined;
+  /** @internal The socket of an upgrade request (WebSockets); undefined on every other request. */
+  [UPGRADE]: PendingUpgrade | undefined;
   /**
    * Who made the request, set by a guard (`jwtAuth`: the verified token's claims; `apiKeyAuth`: the key's
    * principal); `undefined` until one has run, and on routes no guard covers. Typed by {@link User}.
@@ -161,10 +164,11 @@ export class Request {
     path: string,
     search: string,
     context: RequestContext,
+    id?: string,
   ) {
     this.raw = raw;
     this[RESPONSE] = res;
-    this.id = requestId(context.requestIdHeader === undefined ? undefined : raw.headers[context.requestIdHeader]);
+    this.id = id ?? requestId(context.requestIdHeader === undefined ? undefined : raw.headers[context.requestIdHeader]);
     this.method = raw.method ?? 'GET';
     this.path = path;
     this.#search = search;
@@ -172,6 +176,7 @@ export class Request {
     this.route = undefined;
     this[MATCHED] = undefined;
     this[SCOPES] = undefined;
+    this[UPGRADE] = undefined;
     this.user = undefined;
     this[CONTEXT] = context;
     this[BODY] = undefined;
@@ -179,6 +184,19 @@ export class Request {
     this.bodyLimit = context.bodyLimit;
     this.uploadLimits = context.uploadLimits;
     this.jsonLimits = context.jsonLimits;
+  }
+
+  /**
+   * @internal The request one WebSocket message of this upgrade request is checked as: the same headers, query,
+   * path, parameters and id, the `user` the upgrade's guards left, `scopes` its handler needs; its own `state`.
+   */
+  [MESSAGE_REQUEST](scopes: readonly string[] | undefined): Request {
+    const message = new Request(this.raw, this[RESPONSE], this.path, this.#search, this[CONTEXT], this.id);
+    message.params = this.params;
+    message.route = this.route;
+    message.user = this.user;
+    message[SCOPES] = scopes;
+    return message;
   }
 
   /**

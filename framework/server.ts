@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MAX_HEADER_LINES } from './protocol';
 import { requestId } from './request-id';
 import type { RequestListener } from './core/listener';
 import { withStallTimeouts } from './server-timeouts';
-import { ANSWERED } from './symbols';
+import { ANSWERED, HTTP_SLOT } from './symbols';
 import { writeSocketError } from './write';
 
 export type { Server };
@@ -47,10 +47,11 @@ export interface ListenOptions {
    */
   sendTimeout?: number;
   /**
-   * Most open connections; further ones are closed as they arrive (Node's `server.maxConnections`) while the
-   * server serves those it has. 1,000 by default (per process: each `--workers` process has its own): what a
-   * process serves well, under the usual 1,024 open-file limit, and what bounds the memory of clients that hold
-   * their connections (each stalled reader holds its response until `sendTimeout`).
+   * Most open HTTP connections; further ones are closed as they arrive (as Node's `server.maxConnections`) while
+   * the server serves those it has. 1,000 by default (per process: each `--workers` process has its own): what a
+   * process serves well, and what bounds the memory of clients that hold their connections (each stalled reader
+   * holds its response until `sendTimeout`). A connection upgraded to a WebSocket leaves this count for the
+   * gateways' own caps (`websockets.max_connections`), so WebSockets never take the slots HTTP needs.
    */
   maxConnections?: number;
 }
@@ -90,7 +91,7 @@ export function listen(listener: RequestListener, options: ListenOptions, upgrad
   );
   // Node drops header lines past its cap without a word; keeping one more lets the listener answer 431.
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
-  server.maxConnections = options.maxConnections ?? LISTEN_DEFAULTS.maxConnections;
+  capConnections(server, options.maxConnections ?? LISTEN_DEFAULTS.maxConnections);
   server.on('clientError', answerClientError);
   if (upgrade) server.on('upgrade', upgrade);
   return new Promise((resolve, reject) => {
@@ -99,6 +100,31 @@ export function listen(listener: RequestListener, options: ListenOptions, upgrad
       server.off('error', reject);
       resolve(server);
     });
+  });
+}
+
+/**
+ * Holds the server to `max` open HTTP connections: one more is destroyed as it arrives. Each counted socket can
+ * leave the count by itself (`socket[HTTP_SLOT]()`, called once its upgrade to a WebSocket is done): Node's own
+ * `maxConnections` would count it until it closes, letting long-lived WebSockets lock HTTP out.
+ */
+function capConnections(server: Server, max: number): void {
+  let open = 0;
+  server.on('connection', (socket: Socket & { [HTTP_SLOT]?: () => void }) => {
+    if (open >= max) {
+      server.emit('drop', { localAddress: socket.localAddress, remoteAddress: socket.remoteAddress });
+      socket.destroy();
+      return;
+    }
+    open++;
+    let counted = true;
+    const leave = () => {
+      if (!counted) return;
+      counted = false;
+      open--;
+    };
+    socket[HTTP_SLOT] = leave;
+    socket.once('close', leave);
   });
 }
 

@@ -47,3 +47,15 @@ export const CHECKS_SCOPES = Symbol.for('trellis.checksScopes');
  * request through keeps a synchronous GET synchronous. Never on user middleware, whose `callNext` is typed as a promise.
  */
 export const SYNC_NEXT = Symbol('trellis.syncNext');
+
+/** @internal On an upgrade request (`Upgrade: websocket`): its socket and first bytes, and the gateway's accept once it admits it. */
+export const UPGRADE = Symbol('trellis.upgrade');
+
+/**
+ * @internal On a socket the server counts against its HTTP connection cap: takes it out of that count (an upgraded
+ * WebSocket counts against the gateways' own caps instead).
+ */
+export const HTTP_SLOT = Symbol('trellis.httpSlot');
+
+/** @internal A request's copy for one WebSocket message: the upgrade's headers, query, id and user, its own scopes. */
+export const MESSAGE_REQUEST = Symbol('trellis.messageRequest');

@@ -23,8 +23,9 @@
  * }
  * ```
  */
-export { gateway, Gateway, isGatewayClass } from './websocket/gateway';
+export { gateway, Gateway, isGatewayClass, type GatewayOptions } from './websocket/gateway';
 export { OnMessage } from './websocket/on-message';
+export { Emits, type EmitsOptions } from './websocket/asyncapi/emits';
 export { WebSocketClient } from './websocket/client';
 export { Rooms } from './websocket/rooms';
 export { memoryBus, type RoomBus } from './websocket/room-bus';

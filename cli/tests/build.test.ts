@@ -151,7 +151,7 @@ describe('trellis build', () => {
       const message = once(socket, 'message').then(([data]) => JSON.parse(String(data)));
       const created = await http(`${url}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Over the wire"}' });
       assert.equal(created.status, 201, created.text);
-      assert.deepEqual(await message, { event: 'created', task: JSON.parse(created.text) });
+      assert.deepEqual(await message, { event: 'created', data: JSON.parse(created.text) });
       const closed = once(socket, 'close').then(([code]) => code);
       await stop(server);
       assert.equal(await closed, 1001);

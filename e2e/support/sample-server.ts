@@ -32,9 +32,10 @@ export function adminToken(dir: string): string {
 export type RunningApp = Serving;
 
 /**
- * Starts `trellis run <dir> --port 0 ...args` and resolves once the banner shows the address. ADMIN_TOKEN comes
- * from the environment, as in production.
+ * Starts `trellis run <dir> --port 0 ...args` and resolves once the banner shows the address (failing after
+ * `timeoutMs`). ADMIN_TOKEN comes from the environment, as in production.
  */
-export function runProject(dir: string, args: string[] = []): Promise<RunningApp> {
-  return startServing([process.execPath, cli, 'run', dir, '--host', '127.0.0.1', '--port', '0', ...args], { env: { ADMIN_TOKEN: adminToken(dir) } });
+export function runProject(dir: string, args: string[] = [], timeoutMs = 120_000): Promise<RunningApp> {
+  // Compiling the project's TypeScript takes seconds of CPU: tens of seconds on 2 busy cores.
+  return startServing([process.execPath, cli, 'run', dir, '--host', '127.0.0.1', '--port', '0', ...args], { env: { ADMIN_TOKEN: adminToken(dir) }, timeoutMs });
 }

@@ -85,14 +85,14 @@ async function broadcastThrough(url: string, pid: number, id: string): Promise<v
 }
 
 /** A new client of `url`'s feed, once its `hello` told which process holds it. */
-function listen(url: string): Promise<Listener> {
+function listen(url: string): Promise<Listener & { socket: WebSocket }> {
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/feed`);
   sockets.push(socket);
   const messages: Message[] = [];
   return new Promise((resolve, reject) => {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data));
-      if (message.event === 'hello') resolve({ pid: message.pid, messages });
+      if (message.event === 'hello') resolve({ pid: message.pid, messages, socket });
       else messages.push(message);
     });
     socket.on('error', reject);
@@ -106,7 +106,10 @@ async function onEveryProcess(url: string, count: number): Promise<Listener[]> {
   for (const deadline = Date.now() + WAIT_MS; byPid.size < count; ) {
     assert.ok(Date.now() < deadline, `clients reached only ${byPid.size} of ${count} processes within ${WAIT_MS} ms`);
     const listener = await listen(url);
+    // A second client of one process goes: the processes still starting would otherwise leave one holding them all
+    // (past its per-client cap of WebSocket connections).
     if (!byPid.has(listener.pid)) byPid.set(listener.pid, listener);
+    else listener.socket.terminate();
   }
   return [...byPid.values()];
 }

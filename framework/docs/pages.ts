@@ -1,3 +1,5 @@
+import { ASYNCAPI_FILE, asyncapiPath } from './asyncapi-link';
+
 /** What the docs pages show: the app's title, version and description, and where the docs live. */
 export interface PageInfo {
   title: string;
@@ -7,6 +9,16 @@ export interface PageInfo {
   prefix: string;
   /** The API versions of the routes, in order: each has its document at `{prefix}/v{version}/openapi.json`. */
   versions?: readonly string[];
+  /** Whether the app serves the AsyncAPI document of its WebSocket gateways at `{prefix}/asyncapi.json`: each page links it. */
+  asyncapi?: boolean;
+}
+
+const REALTIME = 'Realtime API (AsyncAPI)';
+const REALTIME_STYLE = '<style>.realtime{font-family:system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd}</style>';
+
+/** The bar above Swagger UI and ReDoc that links the AsyncAPI document, or `''` when the app has no gateways. */
+function realtimeBar(info: PageInfo): string {
+  return info.asyncapi ? `<nav class="realtime"><a href="${escapeHtml(asyncapiPath(info.prefix))}">${REALTIME}</a></nav>\n` : '';
 }
 
 /** Where one version's page or document is: `{prefix}/v1/openapi.json`. */
@@ -47,6 +59,7 @@ export function landingPage(info: PageInfo): string {
     ['redoc', 'ReDoc', 'reference documentation'],
     ['openapi.json', 'openapi.json', 'the OpenAPI document as JSON'],
     ['openapi.yaml', 'openapi.yaml', 'the OpenAPI document as YAML'],
+    ...(info.asyncapi ? [[ASYNCAPI_FILE, REALTIME, 'the AsyncAPI document of the WebSocket gateways: their paths, messages, replies and broadcasts']] : []),
   ]
     .map(([href, label, what]) => `<li><a href="${prefix}/${href}">${label}</a> - ${what}</li>`)
     .join('\n');
@@ -75,8 +88,8 @@ export function swaggerPage(info: PageInfo): string {
   return page(
     info,
     'Swagger UI',
-    `<link rel="stylesheet" href="${prefix}/assets/swagger-ui.css">`,
-    `<div id="swagger-ui"></div>\n<script src="${prefix}/assets/swagger-ui-bundle.js"></script>${preset}\n<script src="${prefix}/swagger-init.js"></script>`,
+    `<link rel="stylesheet" href="${prefix}/assets/swagger-ui.css">${info.asyncapi ? `\n${REALTIME_STYLE}` : ''}`,
+    `${realtimeBar(info)}<div id="swagger-ui"></div>\n<script src="${prefix}/assets/swagger-ui-bundle.js"></script>${preset}\n<script src="${prefix}/swagger-init.js"></script>`,
   );
 }
 
@@ -109,5 +122,5 @@ export function redocPage(info: PageInfo, version?: string): string {
   );
   const nav = links.length ? `<nav class="versions">API version: ${links.join(' ')}</nav>\n` : '';
   const style = links.length ? '<style>body{margin:0;padding:0}.versions{font-family:system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd}.versions a,.versions strong{margin-left:.5rem}</style>' : '<style>body{margin:0;padding:0}</style>';
-  return page(info, 'ReDoc', style, `${nav}<redoc spec-url="${url}"></redoc>\n<script src="${prefix}/assets/redoc.standalone.js"></script>`);
+  return page(info, 'ReDoc', info.asyncapi ? `${style}\n${REALTIME_STYLE}` : style, `${realtimeBar(info)}${nav}<redoc spec-url="${url}"></redoc>\n<script src="${prefix}/assets/redoc.standalone.js"></script>`);
 }

@@ -1,4 +1,5 @@
 import type { Plugin } from '../plugin/plugin';
+import { asyncapiPath } from './asyncapi-link';
 import { docsPrefix, type DocsOptions } from './options';
 import { docsRouter } from './routes';
 
@@ -24,7 +25,9 @@ export function docs(options: DocsOptions = {}): Plugin {
     register(host) {
       const { title, version, description } = host.app;
       const openapi = (api?: string) => host.app.openapi(api === undefined ? undefined : { version: api });
-      host.route(docsRouter(prefix, { title, version, description, openapi, versions: () => host.app.apiVersions }));
+      // The websockets plug-in serves the gateways' AsyncAPI document next to openapi.json; the pages link it when it does.
+      const asyncapi = () => host.app.routes.some((route) => route.method === 'GET' && route.path === asyncapiPath(prefix));
+      host.route(docsRouter(prefix, { title, version, description, openapi, versions: () => host.app.apiVersions, asyncapi }));
       // Loaded here, on start: the schema generator is not needed to serve routes.
       host.verify(() => (require('../openapi/schema-names') as typeof import('../openapi/schema-names')).assertSchemaNames(host.app.routes));
     },

@@ -7,6 +7,7 @@ import { Request } from '../request';
 import { fixedBody, fixedResponse, type FixedBody } from '../responses/fixed';
 import { router, type Controller } from '../router';
 import { asset } from './assets';
+import { recordDocsRouter } from './asyncapi-link';
 import { mountBase } from './mount-base';
 import { landingPage, redocPage, swaggerInit, swaggerPage, type PageInfo } from './pages';
 import { ServedDocument } from './served-document';
@@ -20,6 +21,8 @@ export interface DocsSource {
   openapi(version?: string): OpenAPIDocument;
   /** The API versions of the routes, in order (`[]` without versioned routers): known once the app has started. */
   versions?(): readonly string[];
+  /** Whether the app serves the AsyncAPI document of its WebSocket gateways at `{prefix}/asyncapi.json`: known once it has started. */
+  asyncapi?(): boolean;
 }
 
 // The pages load only what the app serves. This also stops ReDoc's footer logo, which it takes from a CDN.
@@ -48,9 +51,11 @@ const HIDDEN = { includeInSchema: false } as const;
 export function docsRouter(prefix: string, source: DocsSource): Class<Controller> {
   // Pages are rendered on their first request, once the app has started: its versions are known then.
   let known: readonly string[] | undefined;
+  let realtime: boolean | undefined;
   const versions = () => (known ??= source.versions?.() ?? []);
+  const asyncapi = () => (realtime ??= source.asyncapi?.() ?? false);
   const page = (render: (info: PageInfo) => string, type = HTML) =>
-    new MountCache((base) => fixedBody(render({ ...source, prefix: base + prefix, versions: versions() }), type, type === HTML ? PAGE_HEADERS : undefined));
+    new MountCache((base) => fixedBody(render({ ...source, prefix: base + prefix, versions: versions(), asyncapi: asyncapi() }), type, type === HTML ? PAGE_HEADERS : undefined));
   const pages = { landing: page(landingPage), swagger: page(swaggerPage), redoc: page((info) => redocPage(info)), swaggerInit: page(swaggerInit, SCRIPT) };
   const document = new ServedDocument(() => source.openapi());
   // One entry per version the routes declare, made on its first request: bounded by what the app declares.
@@ -104,6 +109,7 @@ export function docsRouter(prefix: string, source: DocsSource): Class<Controller
       return errorResponse(404, 'Not Found');
     }
   }
+  recordDocsRouter(DocsRouter, prefix);
   return DocsRouter;
 }
 

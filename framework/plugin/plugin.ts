@@ -11,6 +11,7 @@ import type { OpenAPIDocument } from '../openapi/types';
 import type { Request } from '../request';
 import type { Response } from '../response';
 import type { Controller } from '../router';
+import type { EndpointRoute } from '../routing/endpoint';
 import type { RouteInfo } from '../routing/route-info';
 import type { UploadLimits } from '../uploads/limits';
 
@@ -98,8 +99,8 @@ export interface ResponseHookOptions {
 /**
  * Picks the middleware a plug-in adds to one route (a rate limit from `@RateLimit`, say), once, when the app builds
  * its pipelines: an instance, or undefined to leave the route alone. `at: 'outer'` (the default) runs it before the
- * route's own middleware (its guards), `'inner'` after them, just before parameters are read (so that
- * `request.user` is known).
+ * app's own middleware (`addMiddleware`, config.yaml `middleware:`) and the route's (its guards), so it sees the
+ * requests they refuse; `'inner'` after them, just before parameters are read (so that `request.user` is known).
  */
 export type RouteMiddlewareSelector = (route: RouteInfo) => Middleware | undefined;
 
@@ -129,10 +130,11 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 export interface PluginHost {
   readonly app: PluginApp;
   /**
-   * Mounts a router (class or instance) as `includeRouter` does, marked `builtIn` (out of doctor's route counts).
-   * A route that clashes with another, the user's or a plug-in's, is `TRELLIS_ERR_DUPLICATE_ROUTE` naming both.
+   * Mounts a router (class or instance) as `includeRouter` does, marked `builtIn` (out of doctor's route counts),
+   * or one function route ({@link EndpointRoute}: what a WebSocket gateway is to the app). A route that clashes
+   * with another, the user's or a plug-in's, is `TRELLIS_ERR_DUPLICATE_ROUTE` naming both.
    */
-  route(router: Controller | Class<Controller>, options?: PluginRouteOptions): void;
+  route(router: Controller | Class<Controller> | EndpointRoute, options?: PluginRouteOptions): void;
   /** Middleware around every request, unmatched ones included: outside the app's own `addMiddleware` ones, in registration order. */
   use(...middleware: MiddlewareLike[]): void;
   /** Services for injection, as `app.provide`. */

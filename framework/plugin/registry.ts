@@ -11,6 +11,7 @@ import type { Request } from '../request';
 import type { Response } from '../response';
 import { Controller } from '../router';
 import type { RouteRecord } from '../routing/collect';
+import type { EndpointRoute } from '../routing/endpoint';
 import { settingsSectionOf } from '../settings';
 import type { RouteInfo } from '../routing/route-info';
 import type { Middleware } from '../middleware';
@@ -29,8 +30,8 @@ import {
 /** What the app lends the plug-ins: its facts, and its own way to mount routers and provide services. */
 export interface PluginSurface {
   readonly app: PluginApp;
-  /** Mounts a plug-in's router (builtIn) and returns its routes. */
-  include(router: Controller | Class<Controller>): RouteRecord[];
+  /** Mounts a plug-in's router (builtIn), or its function route, and returns its routes. */
+  include(router: Controller | Class<Controller> | EndpointRoute): RouteRecord[];
   provide(services: Array<Class | object | Provider>): void;
 }
 

@@ -37,3 +37,19 @@ export function canonicalPath(target: string): string | undefined {
   }
   return path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f ? path.slice(0, -1) : path;
 }
+
+/**
+ * The canonical path and the query string of a request's target, as the listener reads them; undefined for a
+ * path HTTP forbids.
+ *
+ * @example
+ * ```ts
+ * upgradeTarget({ url: '/ws/rooms/%61?x=1' }); // { path: '/ws/rooms/a', search: 'x=1' }
+ * ```
+ */
+export function upgradeTarget(req: { url?: string }): { path: string; search: string } | undefined {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = canonicalPath(q < 0 ? url : url.slice(0, q));
+  return path === undefined ? undefined : { path, search: q < 0 ? '' : url.slice(q + 1) };
+}

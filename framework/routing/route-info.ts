@@ -30,4 +30,9 @@ export interface RouteInfo {
   scopes?: readonly string[];
   /** A route of the framework's own routers (docs pages, health probes, metrics, static files, the favicon). */
   builtIn?: true;
+  /**
+   * A route that takes upgrade requests (a WebSocket gateway's `GET /ws/tasks`): the app's middleware, the
+   * route's guards, scopes and rate limit run on the upgrade as on any request; out of the OpenAPI document.
+   */
+  upgrade?: true;
 }

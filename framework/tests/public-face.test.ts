@@ -43,8 +43,8 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   'trellis/websocket': {
     file: 'framework/websocket.ts',
     // The only entry that loads ws (when a gateway app starts).
-    values: ['Gateway', 'OnMessage', 'Rooms', 'WebSocketClient', 'WebSocketSettings', 'gateway', 'isGatewayClass', 'memoryBus', 'redisBus'],
-    types: ['RedisBusOptions', 'RoomBus', 'WebSocketOptions'],
+    values: ['Emits', 'Gateway', 'OnMessage', 'Rooms', 'WebSocketClient', 'WebSocketSettings', 'gateway', 'isGatewayClass', 'memoryBus', 'redisBus'],
+    types: ['EmitsOptions', 'GatewayOptions', 'RedisBusOptions', 'RoomBus', 'WebSocketOptions'],
   },
   'trellis/param': {
     file: 'framework/param.ts',

@@ -57,6 +57,14 @@ function readSlowly(socket: Socket, pauseMs: number): Promise<Buffer> {
   return closed(socket).then(() => Buffer.concat(chunks));
 }
 
+/** The first bytes the server sends on `socket`. */
+function firstBytes(socket: Socket): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    socket.once('data', resolve);
+    socket.once('close', () => reject(new Error('closed before any answer')));
+  });
+}
+
 describe('sendTimeout (a client that stops reading)', () => {
   it('destroys the socket of a client that never reads a large response', { timeout: 15_000 }, async () => {
     const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
@@ -234,12 +242,24 @@ describe('maxConnections', () => {
     }
   });
 
-  it('caps connections at 1,000 by default', async () => {
+  it('caps connections at 1,000 by default', { timeout: 60_000 }, async () => {
     const plain = await listen(app.handler, { host: '127.0.0.1', port: 0 });
+    const port = (plain.address() as AddressInfo).port;
+    const held: Socket[] = [];
     try {
-      assert.equal(plain.maxConnections, 1_000);
+      for (let i = 0; i < 1_000; i++) held.push(await open(port));
+      // The last one held is served: the server has taken every one of them.
+      held[999].write('GET /small HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.match((await firstBytes(held[999])).toString(), /^HTTP\/1\.1 200/);
+      const over = await open(port);
+      over.on('error', () => {});
+      over.write('GET /small HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.equal((await readSlowly(over, 0)).length, 0, 'the 1,001st connection was closed without an answer');
     } finally {
+      for (const socket of held) socket.destroy();
+      plain.closeAllConnections();
       await new Promise((resolve) => plain.close(resolve));
     }
   });
+
 });

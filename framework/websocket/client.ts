@@ -55,9 +55,14 @@ export class WebSocketClient {
     return this.socket.readyState === 1;
   }
 
-  /** Sends `message` as JSON text (a string as is); dropped when the connection is no longer open. */
+  /**
+   * Sends `message` as JSON text (a string as is); dropped when the connection is no longer open. A value JSON
+   * cannot encode (circular, a BigInt, a function) throws here, to the caller.
+   */
   send(message: unknown): void {
-    this.sendText(typeof message === 'string' ? message : JSON.stringify(message));
+    const text = typeof message === 'string' ? message : JSON.stringify(message);
+    if (typeof text !== 'string') throw new TypeError(`WebSocketClient.send: the message has no JSON form (${typeof message})`);
+    this.sendText(text);
   }
 
   /** Sends already-serialized text: what `Rooms.broadcast` delivers, serialized once for every client. */
@@ -86,6 +91,8 @@ export class WebSocketClient {
   /** Closes the connection with `code` (1000 by default) and a short `reason`. */
   close(code = 1000, reason?: string): void {
     if (this.socket.readyState >= 2) return;
+    // The closing handshake reads the peer's close frame: a connection paused until onConnect returned reads again.
+    if (this.socket.isPaused) this.socket.resume();
     this.socket.close(code, reason);
   }
 

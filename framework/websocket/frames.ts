@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import { HTTPException } from '../http-exception';
+import type { Response } from '../response';
 import { DEFAULT_JSON_LIMITS, parseJson } from '../pipeline/body';
 
 /** An incoming message as a gateway reads it: `{"event": "...", "data": ...}`. */
@@ -30,10 +32,32 @@ export function readFrame(data: Buffer | ArrayBuffer | Buffer[], isBinary: boole
   return { event, data: payload };
 }
 
-/** The error frame for `error` (an `HTTPException`'s message and extra fields; anything else a bare 500's). */
+const INTERNAL = JSON.stringify({ event: 'error', data: { error: 'Internal Server Error' } });
+
+/**
+ * The error frame for `error`: the body an HTTP answer would have, `{"error": message}` and an `HTTPException`'s
+ * extra fields; anything else (or extra fields JSON cannot encode) a bare 500's.
+ */
 export function errorFrame(error: unknown): string {
-  if (error instanceof HTTPException) return JSON.stringify({ event: 'error', data: { error: error.message, ...error.extra } });
-  return JSON.stringify({ event: 'error', data: { error: 'Internal Server Error' } });
+  if (!(error instanceof HTTPException)) return INTERNAL;
+  try {
+    return JSON.stringify({ event: 'error', data: { error: error.message, ...error.extra } });
+  } catch {
+    return INTERNAL;
+  }
+}
+
+/**
+ * The error frame of a guard's answer to a message (a 401, 403 or 429): its JSON body as the frame's `data`, as
+ * the HTTP response would carry it; a body of another type gives `{"error": <reason phrase>}`.
+ */
+export function refusalFrame(response: Response): string {
+  const { body } = response;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json') && (typeof body === 'string' || Buffer.isBuffer(body)) && body.length > 0) {
+    return `{"event":"error","data":${typeof body === 'string' ? body : body.toString('utf8')}}`;
+  }
+  return JSON.stringify({ event: 'error', data: { error: STATUS_CODES[response.status] ?? 'Error' } });
 }
 
 function notAMessage(): HTTPException {

@@ -27,9 +27,14 @@ export class Rooms {
     bus.subscribe((room, payload) => this.#deliver(room, payload));
   }
 
-  /** Sends `message` (as JSON; a string as is) to every client in `room`, across processes. */
+  /**
+   * Sends `message` (as JSON; a string as is) to every client in `room`, across processes. A value JSON cannot
+   * encode (circular, a BigInt, `undefined`) throws here, to the caller, and reaches no one.
+   */
   broadcast(room: string, message: unknown): void {
-    this.#bus.publish(room, typeof message === 'string' ? message : JSON.stringify(message));
+    const payload = typeof message === 'string' ? message : JSON.stringify(message);
+    if (typeof payload !== 'string') throw new TypeError(`Rooms.broadcast('${room}', ...): the message has no JSON form (${typeof message})`);
+    this.#bus.publish(room, payload);
   }
 
   /** The clients of this process in `room` (a copy). */
@@ -56,8 +61,10 @@ export class Rooms {
     if (members.size === 0) this.#members.delete(room);
   }
 
+  // What a bus delivers comes from any process (or a bus of the user's): only text reaches the clients.
   #deliver(room: string, payload: string): void {
     const members = this.#members.get(room);
-    if (members) for (const client of [...members]) client.sendText(payload);
+    if (!members || typeof payload !== 'string') return;
+    for (const client of [...members]) client.sendText(payload);
   }
 }

@@ -42,7 +42,7 @@ describe('task feed', () => {
     const messages = sockets.map(nextMessage);
     const res = await tasks.post('/tasks', await writer({ title: 'Try trellis' }));
     assert.equal(res.status, 201);
-    for (const message of await Promise.all(messages)) assert.deepEqual(message, { event: 'created', task: res.json() });
+    for (const message of await Promise.all(messages)) assert.deepEqual(message, { event: 'created', data: res.json() });
   });
 
   it('sends updated and deleted messages', async (t) => {
@@ -50,9 +50,9 @@ describe('task feed', () => {
     const socket = await tasks.websocket('/ws/tasks');
     const updated = nextMessage(socket);
     const res = await tasks.put('/tasks/1', await writer({ title: 'Read it twice', completed: true }));
-    assert.deepEqual(await updated, { event: 'updated', task: res.json() });
+    assert.deepEqual(await updated, { event: 'updated', data: res.json() });
     const deleted = nextMessage(socket);
     await tasks.delete('/tasks/1', await writer());
-    assert.deepEqual(await deleted, { event: 'deleted', task: res.json() });
+    assert.deepEqual(await deleted, { event: 'deleted', data: res.json() });
   });
 });
