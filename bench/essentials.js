@@ -11,6 +11,9 @@
 //                (ioredis) on the same Redis, each its own key prefix, deleted before each cell;
 //   websocket    echo round trips per second: a trellis gateway's @OnMessage('echo') against @fastify/websocket,
 //                --connections sockets each sending the next message on receipt (lib/essentials/ws-echo-client.js);
+//                then the same behind a JWT (echo-guarded, issue 40; target >= 1.0): a gateway with
+//                @Use(jwtAuth({ secret })) and @OnMessage('echo') @Scopes('echo') against @fastify/jwt's jwtVerify in
+//                the route's preValidation and the scope checked by hand on each message, the token on every upgrade;
 //   idle         --idle idle WebSocket connections: the server's RSS and heap before and after, after a collection.
 //
 //   node bench/essentials.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--only overhead,compression,redis,websocket,idle]
@@ -20,7 +23,8 @@
 // Every cell is a fresh server pinned to core 0; wrk (64 connections) or the WebSocket client on core 1; --warmup
 // seconds of load before the measured ones; the two servers of a pair take turns first. Before measuring, every
 // server must answer right (lib/essentials/checks.js: the feature's headers, the decoded body, the key in Redis,
-// the echo), or its pairs are left out. Markdown on stdout, progress on stderr.
+// the echo; the guarded echo's 401 without a token, its refusal without the scope), or its pairs are left out.
+// Markdown on stdout, progress on stderr.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

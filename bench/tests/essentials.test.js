@@ -1,24 +1,26 @@
 'use strict';
 // The essentials harness (bench/essentials.js), real processes: each pair of apps answers alike (the same status,
 // the feature's headers, the same body after decompression, the same frames), every server passes the check before
-// measuring and a server without its feature does not, the echo client and the idle cell run, wrk's scripts carry
-// the headers, and the tables. Needs the Redis of TRELLIS_TEST_REDIS_URL (fails without it). Not in `npm test`.
+// measuring and a server without its feature does not, the echo client (with and without a token) and the idle cell
+// run, wrk's scripts carry the headers, and the tables. Needs the Redis of TRELLIS_TEST_REDIS_URL (fails without it). Not in `npm test`.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { after, describe, it } = require('node:test');
-const { LIMIT, ORIGIN, PREFIXES, REPORT_PATH } = require('../apps/essentials/config');
+const { ECHO_PATH, GUARDED_PATH, LIMIT, ORIGIN, PREFIXES, REPORT_PATH } = require('../apps/essentials/config');
+const { SCOPE_REFUSAL } = require('../apps/essentials/echo');
 const { REPORT } = require('../apps/essentials/payload');
+const { TOKEN, UNSCOPED_TOKEN } = require('../apps/essentials/token');
 const { pinning } = require('../lib/cpu');
 const { writeWrkScripts } = require('../lib/endpoints');
-const { exchange, fetchAnswer } = require('../lib/essentials/answer');
-const { TASK } = require('../lib/essentials/checks');
+const { exchange, fetchAnswer, openSocket } = require('../lib/essentials/answer');
+const { TASK, guardedWebsocket } = require('../lib/essentials/checks');
 const { essentialsContenders, essentialsMeasurements } = require('../lib/essentials/contenders');
 const { deleteBenchKeys, withRedis } = require('../lib/essentials/redis');
 const { idleTable, overheadTable, pairTable } = require('../lib/essentials/report');
 const { checkContender } = require('../lib/essentials/run');
-const { measureIdle } = require('../lib/essentials/ws-cells');
+const { measureIdle, runEchoClient } = require('../lib/essentials/ws-cells');
 const { echoLoad, EXPECTED, MESSAGE } = require('../lib/essentials/ws-echo-client');
 const { startServer } = require('../lib/server');
 
@@ -148,6 +150,62 @@ describe('the WebSocket pair', () => {
   });
 });
 
+describe('the guarded WebSocket pair', () => {
+  const bearer = (token) => ({ authorization: `Bearer ${token}` });
+  const guarded = /** @type {import('../lib/essentials/contenders').Measurement} */ (measurements.find((m) => m.id === 'echo-guarded'));
+  const frames = [MESSAGE, 'not json', JSON.stringify({ event: 'nope', data: {} }), JSON.stringify({ event: 'echo', data: [1, 'x'] })];
+
+  it('is measured with the token on every upgrade, at its own path', () => {
+    assert.equal(guarded.path, GUARDED_PATH);
+    assert.notEqual(GUARDED_PATH, ECHO_PATH);
+    assert.deepEqual(guarded.headers, bearer(TOKEN));
+    const [header, claims] = TOKEN.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
+    assert.equal(claims.scope, 'echo');
+    assert.ok(claims.exp - claims.iat > 365 * 24 * 3600 && typeof claims.sub === 'string');
+  });
+
+  it('with the token: the same echo from both, an error frame to what is not an echo', async () => {
+    const [trellis, fastify] = await Promise.all(pairOf('echo-guarded').map(async (id) => exchange((await serve(id)).port, GUARDED_PATH, frames, 15_000, bearer(TOKEN))));
+    assert.equal(trellis[0], EXPECTED);
+    assert.equal(trellis[3], JSON.stringify({ event: 'echo', data: [1, 'x'] }));
+    assert.deepEqual([fastify[0], fastify[3]], [trellis[0], trellis[3]]);
+    for (const seen of [trellis, fastify]) assert.deepEqual(seen.slice(1, 3).map((f) => JSON.parse(f).event), ['error', 'error']);
+  });
+
+  it('a token without the scope: upgraded, and every echo answered the same refusal frame by both', async () => {
+    for (const id of pairOf('echo-guarded')) {
+      const seen = await exchange((await serve(id)).port, GUARDED_PATH, [MESSAGE, MESSAGE], 15_000, bearer(UNSCOPED_TOKEN));
+      assert.deepEqual(seen, [SCOPE_REFUSAL, SCOPE_REFUSAL], id);
+      assert.deepEqual(JSON.parse(SCOPE_REFUSAL), { event: 'error', data: { error: 'The token lacks a scope this route needs' } });
+    }
+  });
+
+  it('no token, a malformed one or another scheme: the upgrade refused 401 by both', async () => {
+    for (const id of pairOf('echo-guarded')) {
+      const { port } = await serve(id);
+      for (const headers of [undefined, { authorization: 'Bearer x.y.z' }, { authorization: `Basic ${TOKEN}` }]) {
+        await assert.rejects(openSocket(port, GUARDED_PATH, 10_000, headers), (error) => /** @type {{ status?: number }} */ (error).status === 401, `${id} ${JSON.stringify(headers)}`);
+      }
+    }
+  });
+
+  it('the echo client sends the token: round trips, none wrong, on both (in process and as the cell runs it)', async () => {
+    for (const id of pairOf('echo-guarded')) {
+      const { port } = await serve(id);
+      for (const result of [
+        await echoLoad({ port, path: GUARDED_PATH, connections: 8, seconds: 1, headers: guarded.headers }),
+        await runEchoClient(pin, { port, path: GUARDED_PATH, connections: 8, seconds: 1, headers: guarded.headers }),
+      ]) {
+        assert.ok(result.roundTrips > 8, `${id}: ${JSON.stringify(result)}`);
+        assert.equal(result.wrong, 0, id);
+        assert.equal(result.closed, 0, id);
+      }
+      await assert.rejects(echoLoad({ port, path: GUARDED_PATH, connections: 2, seconds: 1 }), /upgrade refused: 401/, id);
+    }
+  });
+});
+
 describe('the check before measuring', () => {
   it('passes every server', async () => {
     for (const c of contenders.filter((x) => !x.id.endsWith('redis'))) assert.deepEqual(await checkContender(c, pin), [], c.id);
@@ -159,6 +217,13 @@ describe('the check before measuring', () => {
       const fake = { ...byId(id), env: { ...byId(id).env, FEATURES: 'none' } };
       const problems = await checkContender(fake, pin);
       assert.ok(problems.length > 0, id);
+    }
+  });
+
+  it('leaves out an echo without the guard: the guarded checks on the plain echo path', async () => {
+    for (const id of pairOf('echo')) {
+      const problems = await checkContender({ ...byId(id), checks: guardedWebsocket(ECHO_PATH) }, pin);
+      assert.equal(problems.length, 3, `${id}: ${problems.join('; ')}`);
     }
   });
 });
@@ -188,6 +253,9 @@ describe('wrk scripts and tables', () => {
     const cells = { gzip: { t: [cell(5000, 190, 4), cell(6000, 170, 5), cell(5500, 180, 3)], f: [cell(5000, 200, 4)] } };
     const table = pairTable(cells, [m], { unit: 'req/s', target: 1, bytes: { gzip: { t: 2475, f: 2480 } } }).split('\n');
     assert.equal(table[2], '| gzip | 5500 | 5000 | 1.10 | 1.11 | met | 2475, 2480 | 4.00, 4.00 | 180.0, 200.0 |');
+    const targeted = pairTable({ gzip: cells.gzip, slow: { t: [cell(900, 120, 6)], f: [cell(1000, 100, 5)] } }, [m, { ...m, id: 'slow', label: 'slow', minRatio: 1 }], { unit: 'msg/s' }).split('\n');
+    assert.equal(targeted[2], '| gzip | 5500 | 5000 | 1.10 | 1.11 | reported | 4.00, 4.00 | 180.0, 200.0 |');
+    assert.equal(targeted[3], '| slow | 900 | 1000 | 0.90 | 0.83 | >= 1.0: missed | 6.00, 5.00 | 120.0, 100.0 |');
     const idle = { idle: { t: [{ connections: 1000, rssBeforeMB: 60, rssAfterMB: 70, heapBeforeMB: 10, heapAfterMB: 15, externalBeforeMB: 2, externalAfterMB: 3 }] } };
     const rows = idleTable(idle, { ...m, id: 'idle', contenders: ['t', 'f'] }, { t: 'trellis' }).split('\n');
     assert.equal(rows[2], '| trellis | 1000 | 60.0, 70.0 | 10.2 | 10.0, 15.0 | 5.1 | 2.0, 3.0 |');

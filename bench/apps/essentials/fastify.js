@@ -3,12 +3,14 @@
 // off like apps/fastify.js; FEATURES picks them (./config.js): @fastify/cors, @fastify/rate-limit (memory, or its
 // Redis store on an ioredis client), @fastify/compress (GZIP_LEVEL and BROTLI_QUALITY, else its defaults: zlib's
 // level 6, brotli quality 4), @fastify/websocket (GET /ws/echo answers {"event":"echo","data":...} to each such
-// frame). Answers GET /tasks/:id, GET /reports/tasks (20 KB) and GET /memory as trellis.ts does.
+// frame; websocket-guarded: GET /ws/guarded, the same echo behind @fastify/jwt, the token verified by the route's
+// preValidation on the upgrade and its expiry and scope checked on each message). Answers GET /tasks/:id, GET
+// /reports/tasks (20 KB) and GET /memory as trellis.ts does.
 const zlib = require('node:zlib');
 const Fastify = require('fastify');
 const { tasks } = require('../shared/store');
-const { ECHO_PATH, LIMIT, ORIGIN, PREFIXES, REPORT_PATH, WINDOW_MS, featuresOf, levelsOf, redisUrl } = require('./config');
-const { echoAnswer, memoryAnswer } = require('./echo');
+const { ECHO_PATH, ECHO_SCOPE, GUARDED_PATH, LIMIT, ORIGIN, PREFIXES, REPORT_PATH, SECRET, WINDOW_MS, featuresOf, levelsOf, redisUrl } = require('./config');
+const { echoAnswer, guardedEchoAnswer, memoryAnswer } = require('./echo');
 const { REPORT } = require('./payload');
 
 /** The plug-ins, awaited before the routes as their READMEs do: their onRoute hooks see only routes added after. */
@@ -35,10 +37,20 @@ async function registerFeatures(app, features) {
       ...(brotli === undefined ? {} : { brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotli } } }),
     });
   }
-  if (features.has('websocket')) {
+  if (features.has('websocket') || features.has('websocket-guarded')) {
     await app.register(require('@fastify/websocket'), { options: { maxPayload: 65536 } });
+  }
+  if (features.has('websocket')) {
     app.get(ECHO_PATH, { websocket: true }, (socket) => {
       socket.on('message', (raw) => socket.send(echoAnswer(String(raw))));
+    });
+  }
+  if (features.has('websocket-guarded')) {
+    // HS256 only, as jwtAuth({ secret }) accepts; a refused token is @fastify/jwt's 401 on the upgrade.
+    await app.register(require('@fastify/jwt'), { secret: SECRET, verify: { algorithms: ['HS256'] } });
+    app.get(GUARDED_PATH, { websocket: true, preValidation: async (request) => request.jwtVerify() }, (socket, request) => {
+      const user = /** @type {{ scope?: unknown, exp?: unknown }} */ (request.user);
+      socket.on('message', (raw) => socket.send(guardedEchoAnswer(String(raw), user, ECHO_SCOPE)));
     });
   }
 }

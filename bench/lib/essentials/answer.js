@@ -54,14 +54,16 @@ function fetchAnswer(port, { method = 'GET', path, headers = {} }, timeoutMs = 1
 }
 
 /**
- * Opens a WebSocket to `path`, sends each of `frames` in turn, waiting for one answer each; resolves to the answers
- * (text) and closes. Rejects when the upgrade fails or an answer takes more than `timeoutMs`.
+ * Opens a WebSocket to `path` (with `headers` on the upgrade), sends each of `frames` in turn, waiting for one
+ * answer each; resolves to the answers (text) and closes. Rejects when the upgrade fails or an answer takes more
+ * than `timeoutMs`.
  * @param {number} port
  * @param {string} path
  * @param {string[]} frames
+ * @param {Record<string, string>} [headers]
  */
-async function exchange(port, path, frames, timeoutMs = 15_000) {
-  const socket = await openSocket(port, path, timeoutMs);
+async function exchange(port, path, frames, timeoutMs = 15_000, headers = undefined) {
+  const socket = await openSocket(port, path, timeoutMs, headers);
   try {
     const answers = [];
     for (const frame of frames) {
@@ -82,13 +84,20 @@ async function exchange(port, path, frames, timeoutMs = 15_000) {
   }
 }
 
-/** Resolves to an open `ws` client of `ws://127.0.0.1:port/path`; rejects on an upgrade refused or a timeout. */
-function openSocket(port, path, timeoutMs = 10_000) {
+/**
+ * Resolves to an open `ws` client of `ws://127.0.0.1:port/path`, `headers` sent on the upgrade (an Authorization,
+ * say); rejects on an upgrade refused (an Error with its `status`) or a timeout.
+ * @param {number} port
+ * @param {string} path
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<WebSocket>}
+ */
+function openSocket(port, path, timeoutMs = 10_000, headers = undefined) {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, { handshakeTimeout: timeoutMs });
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, { handshakeTimeout: timeoutMs, ...(headers ? { headers } : {}) });
     socket.once('open', () => resolve(socket));
     socket.once('unexpected-response', (_req, res) => {
-      reject(new Error(`upgrade refused: ${res.statusCode}`));
+      reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode }));
       socket.terminate();
     });
     socket.once('error', reject);

@@ -1,13 +1,15 @@
 'use strict';
 // What each essentials server must answer before it is measured (bench/essentials.js leaves out a pair with a
 // server that does not): the task, the 20 KB report decoded, the feature's headers where it is on and none where it
-// is off, the counter in Redis under the framework's prefix, the echo frame. A feature that does nothing is cheaper
-// and measures nothing.
+// is off, the counter in Redis under the framework's prefix, the echo frame, and on the guarded echo the token
+// checked on the upgrade and its scope on each message. A feature that does nothing is cheaper and measures nothing.
 const { isDeepStrictEqual } = require('node:util');
-const { ORIGIN, PREFIXES, REPORT_PATH, ECHO_PATH } = require('../../apps/essentials/config');
+const { ORIGIN, PREFIXES, REPORT_PATH, ECHO_PATH, ECHO_SCOPE, GUARDED_PATH } = require('../../apps/essentials/config');
+const { SCOPE_REFUSAL } = require('../../apps/essentials/echo');
 const { REPORT } = require('../../apps/essentials/payload');
+const { TOKEN, UNSCOPED_TOKEN, signHs256 } = require('../../apps/essentials/token');
 const { EXPECTED, MESSAGE } = require('./ws-echo-client');
-const { exchange, fetchAnswer } = require('./answer');
+const { exchange, fetchAnswer, openSocket } = require('./answer');
 
 const TASK = { id: 1, title: 'Write the spec', description: '', completed: false };
 const RATE_LIMIT_HEADER = /^ratelimit(-limit)?$/;
@@ -113,4 +115,48 @@ function websocket() {
   ];
 }
 
-module.exports = { TASK, plain, task, cors, rateLimit, etag, compression, redisRateLimit, websocket };
+const bearer = (token) => ({ authorization: `Bearer ${token}` });
+
+/** What an upgrade of `path` with `headers` gets: undefined when it is refused with `status`, else what is wrong. */
+async function upgradeRefused(port, path, headers, status) {
+  try {
+    (await openSocket(port, path, 10_000, headers)).terminate();
+    return 'upgraded';
+  } catch (error) {
+    const got = /** @type {{ status?: number }} */ (error).status;
+    return got === status ? undefined : `not ${status}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * The guarded echo at `path`: upgraded with the token and echoing (an error frame to a frame that is not JSON), the
+ * upgrade refused 401 with no token and with one signed by another secret, and a valid token without the echo's
+ * scope upgraded but each echo answered the scope refusal, not the echo.
+ */
+function guardedWebsocket(path = GUARDED_PATH) {
+  const now = Math.floor(Date.now() / 1000);
+  const forged = signHs256('another-secret-of-at-least-32-bytes-0123456789', { sub: 'bench', scope: ECHO_SCOPE, iat: now, exp: now + 3600 });
+  return [
+    get('GET /tasks/1', '/tasks/1', {}, isTask),
+    {
+      label: `WebSocket ${path} with the token: the echo, then an error frame to a frame that is not JSON`,
+      run: async (port) => {
+        const [echo, error] = await exchange(port, path, [MESSAGE, 'not json'], 15_000, bearer(TOKEN));
+        if (echo !== EXPECTED) return `echo answered ${echo}`;
+        return JSON.parse(error)?.event === 'error' ? undefined : `not JSON answered ${error}`;
+      },
+    },
+    { label: `WebSocket ${path} without a token: the upgrade refused 401`, run: (port) => upgradeRefused(port, path, undefined, 401) },
+    { label: `WebSocket ${path}, a token of another secret: the upgrade refused 401`, run: (port) => upgradeRefused(port, path, bearer(forged), 401) },
+    {
+      label: `WebSocket ${path}, a token without the scope ${ECHO_SCOPE}: each echo refused`,
+      run: async (port) => {
+        const answers = await exchange(port, path, [MESSAGE, MESSAGE], 15_000, bearer(UNSCOPED_TOKEN));
+        const wrong = answers.find((answer) => answer !== SCOPE_REFUSAL);
+        return wrong === undefined ? undefined : `answered ${wrong}`;
+      },
+    },
+  ];
+}
+
+module.exports = { TASK, plain, task, cors, rateLimit, etag, compression, redisRateLimit, websocket, guardedWebsocket };

@@ -5,11 +5,14 @@
 //   overhead     GET /tasks/1 with one feature on against the same app with none (trellis; Fastify's for reference)
 //   compression  GET /reports/tasks (20 KB) gzip and br: trellis against Fastify, each at its defaults and at equal levels
 //   redis        GET /tasks/1 counted in Redis: trellis's redisStore against @fastify/rate-limit's Redis store
-//   websocket    echo round trips per second: a trellis gateway against @fastify/websocket
+//   websocket    echo round trips per second: a trellis gateway against @fastify/websocket, plain and behind a JWT
+//                (trellis: @Use(jwtAuth) on the gateway, @Scopes on the handler; Fastify: @fastify/jwt's jwtVerify in
+//                the route's preValidation, the scope checked by hand on each message), the token on the upgrade
 //   idle         1,000 idle WebSocket connections: memory before and after (the same pair)
 const path = require('node:path');
 const { node, versionOf } = require('../contenders');
-const { ECHO_PATH, ORIGIN, REPORT_PATH } = require('../../apps/essentials/config');
+const { ECHO_PATH, GUARDED_PATH, ORIGIN, REPORT_PATH } = require('../../apps/essentials/config');
+const { TOKEN } = require('../../apps/essentials/token');
 const checks = require('./checks');
 
 const GROUPS = ['overhead', 'compression', 'redis', 'websocket', 'idle'];
@@ -40,6 +43,7 @@ function essentialsContenders({ gzipLevel, brotliQuality, redisUrl }) {
     t('trellis-compression-equal', `trellis compression(), gzip ${gzipLevel}, brotli ${brotliQuality}`, 'compression', equal, checks.compression()),
     t('trellis-redis', 'trellis rateLimit(), redisStore', 'redis-rate-limit', redis, checks.redisRateLimit('trellis', redisUrl)),
     t('trellis-ws', 'trellis websockets(), a gateway', 'websocket', {}, checks.websocket()),
+    t('trellis-ws-guarded', 'trellis websockets(), a gateway with @Use(jwtAuth()) and a handler with @Scopes()', 'websocket-guarded', {}, checks.guardedWebsocket()),
     f('fastify-off', `Fastify ${versionOf('fastify')}, no plug-in`, 'none', {}, checks.plain()),
     f('fastify-cors', fastify('@fastify/cors'), 'cors', {}, checks.cors()),
     f('fastify-rate-limit', `${fastify('@fastify/rate-limit')}, memory`, 'rate-limit', {}, checks.rateLimit()),
@@ -47,6 +51,7 @@ function essentialsContenders({ gzipLevel, brotliQuality, redisUrl }) {
     f('fastify-compression-equal', `${fastify('@fastify/compress')}, gzip ${gzipLevel}, brotli ${brotliQuality}`, 'compression', equal, checks.compression()),
     f('fastify-redis', `${fastify('@fastify/rate-limit')}, Redis (ioredis ${versionOf('ioredis')})`, 'redis-rate-limit', redis, checks.redisRateLimit('fastify', redisUrl)),
     f('fastify-ws', fastify('@fastify/websocket'), 'websocket', {}, checks.websocket()),
+    f('fastify-ws-guarded', `${fastify('@fastify/websocket')} + @fastify/jwt ${versionOf('@fastify/jwt')} (preValidation), the scope checked per message`, 'websocket-guarded', {}, checks.guardedWebsocket()),
   ];
 }
 
@@ -59,10 +64,11 @@ function essentialsContenders({ gzipLevel, brotliQuality, redisUrl }) {
  * @property {string} method
  * @property {string} path
  * @property {number[]} status
- * @property {Record<string, string>} [headers] what every measured request carries
+ * @property {Record<string, string>} [headers] what every measured request carries (an echo's: every upgrade)
  * @property {[string, string]} contenders the pair, reported as the first / the second
  * @property {string} [feature] the feature an overhead pair turns on
  * @property {number} [maxCost] an overhead pair's target: the first at most this fraction slower
+ * @property {number} [minRatio] a pair's target: the first / the second at least this (by its rate)
  * @property {boolean} [reference] Fastify's own overhead, beside trellis's
  */
 
@@ -89,6 +95,18 @@ function essentialsMeasurements() {
     get('compression', 'br-equal', 'br, equal levels', REPORT_PATH, ['trellis-compression-equal', 'fastify-compression-equal'], encoded('br')),
     get('redis', 'redis', 'GET /tasks/1, counted in Redis', '/tasks/1', ['trellis-redis', 'fastify-redis']),
     { id: 'echo', label: 'echo round trips', group: 'websocket', kind: /** @type {const} */ ('echo'), method: 'GET', path: ECHO_PATH, status: [101], contenders: /** @type {[string, string]} */ (['trellis-ws', 'fastify-ws']) },
+    {
+      id: 'echo-guarded',
+      label: 'echo round trips, a JWT on the upgrade, its scope checked on each message',
+      group: 'websocket',
+      kind: /** @type {const} */ ('echo'),
+      method: 'GET',
+      path: GUARDED_PATH,
+      status: [101],
+      headers: { authorization: `Bearer ${TOKEN}` },
+      minRatio: 1,
+      contenders: /** @type {[string, string]} */ (['trellis-ws-guarded', 'fastify-ws-guarded']),
+    },
     { id: 'idle', label: 'idle connections', group: 'idle', kind: /** @type {const} */ ('idle'), method: 'GET', path: ECHO_PATH, status: [101], contenders: /** @type {[string, string]} */ (['trellis-ws', 'fastify-ws']) },
   ];
 }

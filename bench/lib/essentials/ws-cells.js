@@ -10,9 +10,10 @@ const { fetchAnswer, openSocket } = require('./answer');
 
 const CLIENT = path.join(__dirname, 'ws-echo-client.js');
 
-/** Runs ws-echo-client.js on the load core; resolves to its summary. */
-function runEchoClient(pin, { port, path: wsPath, connections, seconds }) {
-  const [file, ...args] = onCore(pin, pin.load, [process.execPath, CLIENT, String(port), wsPath, String(connections), String(seconds)]);
+/** Runs ws-echo-client.js on the load core (`headers` on each upgrade); resolves to its summary. */
+function runEchoClient(pin, { port, path: wsPath, connections, seconds, headers = undefined }) {
+  const argv = [process.execPath, CLIENT, String(port), wsPath, String(connections), String(seconds), ...(headers ? [JSON.stringify(headers)] : [])];
+  const [file, ...args] = onCore(pin, pin.load, argv);
   return new Promise((resolve, reject) => {
     execFile(file, args, { timeout: (seconds + 60) * 1000 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`the echo client failed: ${stderr || error.message}`));
@@ -23,12 +24,13 @@ function runEchoClient(pin, { port, path: wsPath, connections, seconds }) {
 
 /**
  * One echo cell: `{ rps (round trips per second), p50, p99, cpuUs (server CPU per round trip), wrong, socketErrors
- * (sockets the server closed) }`, after `warmupSeconds` of the same load on other sockets.
+ * (sockets the server closed) }`, after `warmupSeconds` of the same load on other sockets; the measurement's
+ * `headers` (the guarded echo's Authorization) go on every upgrade.
  */
 async function measureEcho(contender, endpoint, { pin, settings }) {
   const server = await startServer(contender, pin, { readyPath: contender.readyPath });
   try {
-    const run = { port: server.port, path: endpoint.path, connections: settings.wsConnections };
+    const run = { port: server.port, path: endpoint.path, connections: settings.wsConnections, headers: endpoint.headers };
     await runEchoClient(pin, { ...run, seconds: settings.warmupSeconds });
     const cpuBefore = cpuSecondsOf(server.pid);
     const result = await runEchoClient(pin, { ...run, seconds: settings.measureSeconds });

@@ -1,8 +1,8 @@
 'use strict';
 // The WebSocket echo load (bench/essentials.js runs it pinned to the load core, as wrk is for HTTP):
-//   node ws-echo-client.js PORT PATH CONNECTIONS SECONDS
-// opens CONNECTIONS sockets, then for SECONDS each sends {"event":"echo","data":...} and the next one as soon as
-// the echo arrives (one message in flight per connection, like wrk's connections). Prints one JSON line:
+//   node ws-echo-client.js PORT PATH CONNECTIONS SECONDS [HEADERS]
+// opens CONNECTIONS sockets (HEADERS, a JSON object, sent on each upgrade: the guarded echo's Authorization), then
+// for SECONDS each sends {"event":"echo","data":...} and the next one as soon as the echo arrives (one message in flight per connection, like wrk's connections). Prints one JSON line:
 // { roundTrips, seconds, p50, p99 (ms), wrong (answers other than the echo), closed (sockets the server closed) }.
 const { openSocket } = require('./answer');
 
@@ -13,14 +13,14 @@ const EXPECTED = JSON.stringify({ event: 'echo', data: { text: 'hello', n: 1 } }
 const percentile = (values, fraction) => (values.length ? values[Math.min(values.length - 1, Math.floor(values.length * fraction))] : NaN);
 
 /**
- * Runs the load against `ws://127.0.0.1:port/path`; resolves to its summary.
- * @param {{ port: number, path: string, connections: number, seconds: number }} run
+ * Runs the load against `ws://127.0.0.1:port/path` (`headers` on each upgrade); resolves to its summary.
+ * @param {{ port: number, path: string, connections: number, seconds: number, headers?: Record<string, string> }} run
  */
-async function echoLoad({ port, path, connections, seconds }) {
+async function echoLoad({ port, path, connections, seconds, headers }) {
   const sockets = [];
   // In batches, so the server's accept backlog never overflows.
   for (let i = 0; i < connections; i += 50) {
-    sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, connections - i) }, () => openSocket(port, path)))));
+    sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, connections - i) }, () => openSocket(port, path, 10_000, headers)))));
   }
   const latencies = [];
   let wrong = 0;
@@ -59,8 +59,8 @@ async function echoLoad({ port, path, connections, seconds }) {
 }
 
 if (require.main === module) {
-  const [port, path, connections, seconds] = process.argv.slice(2);
-  echoLoad({ port: Number(port), path, connections: Number(connections), seconds: Number(seconds) }).then(
+  const [port, path, connections, seconds, headers] = process.argv.slice(2);
+  echoLoad({ port: Number(port), path, connections: Number(connections), seconds: Number(seconds), headers: headers ? JSON.parse(headers) : undefined }).then(
     (summary) => console.log(JSON.stringify(summary)),
     (error) => {
       console.error(error instanceof Error ? error.message : String(error));
