@@ -66,8 +66,9 @@ export function registerGateways(app: BaseRouter, project: Project, gateways: Ga
     const located = configValueProblems(project.config, error);
     if (located.length) return located;
     const cause = unwrapped(error);
-    const named = cause instanceof TrellisError ? (cause.details.handler ?? cause.details.gateway) : undefined;
-    const found = accepted.find((candidate) => candidate.cls.name === named) ?? accepted[0];
+    // A gateway is named by its class (TRELLIS_ERR_GATEWAY) or by its route (`Second.upgrade`, a route clash).
+    const named = cause instanceof TrellisError ? String(cause.details.handler ?? cause.details.gateway) : undefined;
+    const found = accepted.find((candidate) => named === candidate.cls.name || named?.startsWith(`${candidate.cls.name}.`)) ?? accepted[0];
     return [problemAt(found, project.dir, cause)];
   }
 }
