@@ -10,7 +10,9 @@
 //   node bench/auth.js [--quick] [--rounds 5] [--seconds 3] [--warmup 1] [--only jwt,depends] [--cache off|on]
 //
 // The keys (an HS256 secret, an RS256 key pair) and the tokens are made once per run with jose; wrk sends the same
-// token on every request. Every cell is a fresh server pinned to core 0, wrk (64 connections) on core 1, --warmup
+// token on every request. With --cache off (the default) neither side keeps the tokens it verified (trellis's
+// jwtAuth({ cache: false }), @fastify/jwt's verify.cache off), so every request verifies its token: the uncached
+// path, as if each request brought a fresh token. --cache on measures both caches. Every cell is a fresh server pinned to core 0, wrk (64 connections) on core 1, --warmup
 // seconds of load before the measured ones, the contenders of a request rotated every cell (lib/interleaved.js).
 // Before measuring, each JWT app must answer the task to the token and 401 to none and to each token it must refuse
 // (lib/auth/tokens.js), or its pair is left out. Markdown on stdout, progress on stderr.

@@ -1,8 +1,9 @@
 /**
  * trellis/auth: who is calling. `jwtAuth` verifies bearer JWTs (a secret, a public key, a JWKS or OpenID Connect
- * discovery) with jose (`JwtAuth`, its class, is extended to take options from injected services), sets `request.user` to the claims and checks the scopes routes need (`@Scopes`);
- * `apiKeyAuth` checks an API key; `signToken` mints tokens for tests. The only entry that loads jose: an app
- * without it never does. See docs/guide/authentication.md and docs/reference/auth.md.
+ * discovery): fast-jwt checks signatures, jose finds keys and says why a token is refused (`JwtAuth`, its class,
+ * is extended to take options from injected services); it sets `request.user` to the claims and checks the scopes
+ * routes need (`@Scopes`); `apiKeyAuth` checks an API key; `signToken` mints tokens for tests. The only entry that
+ * loads jose and fast-jwt: an app without it never does. See docs/guide/authentication.md and docs/reference/auth.md.
  *
  * @example
  * ```ts

@@ -1,11 +1,8 @@
-/** Raised when discovery or a key fetch fails: the guard answers 401 "signing keys unavailable" and logs it. */
-export class KeysUnavailable extends Error {
-  override readonly name = 'KeysUnavailable';
-}
+import { fetchJson, KeysUnavailable } from './key-fetch';
 
 /**
  * OpenID Connect discovery (OpenID Connect Discovery 1.0 §4): `GET {issuer}/.well-known/openid-configuration`,
- * whose `issuer` must be the one configured and whose `jwks_uri` is an http(s) URL.
+ * whose `issuer` must be the one configured and whose `jwks_uri` is an http(s) URL. A redirect is not followed.
  *
  * @example
  * ```ts
@@ -14,14 +11,7 @@ export class KeysUnavailable extends Error {
  */
 export async function discoverJwksUri(issuer: string, timeout: number): Promise<URL> {
   const where = discoveryUrl(issuer);
-  let document: unknown;
-  try {
-    const response = await fetch(where, { signal: AbortSignal.timeout(timeout), redirect: 'error', headers: { accept: 'application/json' } });
-    if (!response.ok) throw new KeysUnavailable(`${where} answered ${response.status}`);
-    document = await response.json();
-  } catch (error) {
-    throw error instanceof KeysUnavailable ? error : new KeysUnavailable(`${where} failed: ${(error as Error).message}`, { cause: error });
-  }
+  const document = await fetchJson(where, { signal: AbortSignal.timeout(timeout), headers: { accept: 'application/json' } }, timeout);
   const { issuer: stated, jwks_uri: jwksUri } = (document ?? {}) as { issuer?: unknown; jwks_uri?: unknown };
   if (typeof stated !== 'string' || stated.replace(/\/$/, '') !== issuer) {
     throw new KeysUnavailable(`${where} names issuer ${JSON.stringify(stated)}, not ${issuer}`);

@@ -1,4 +1,3 @@
-import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { errorResponse } from '../error-envelope';
 import { Middleware, type CallNext } from '../middleware';
 import { report } from '../report';
@@ -6,19 +5,24 @@ import type { Request, User } from '../request';
 import type { Response } from '../response';
 import { TrellisError } from '../framework-error';
 import { bearerAuth, type SecurityDeclaration, type SecurityScheme } from '../security';
-import { CHECKS_SCOPES, SCOPES } from '../symbols';
+import { CHECKS_SCOPES, SCOPES, SYNC_NEXT } from '../symbols';
 import { isScopeName } from '../decorators/scopes';
+import { isThenable } from '../core/thenable';
 import { Challenges } from './challenge';
 import { discoveryUrl } from './discovery';
+import { KeysUnavailable } from './key-fetch';
+import type { KeyOutage } from './key-outage';
 import { keyResolver } from './keys';
 import { jwtSettings, type JwtAuthOptions, type JwtSettings } from './options';
 import { REFUSALS, refusalOf, type Refusal } from './refusals';
 import { grants, neededScopes } from './token-scopes';
+import { tokenVerifier, type Verify } from './token-verifier';
 import { VerifiedTokens, type Verified } from './verified-tokens';
 
 /**
  * The guard `jwtAuth` returns, as a class a project can extend to take its options from injected services:
- * verifies `Authorization: Bearer <jwt>` with jose's `jwtVerify` (the key imported once, the options built once),
+ * verifies `Authorization: Bearer <jwt>` (fast-jwt for a token jose would accept, jose's `jwtVerify` for the rest:
+ * see `tokenVerifier`; the keys and options made once),
  * sets `request.user` to the claims, checks the scopes the route needs (`@Scopes`, and the guard's own), and
  * answers 401/403 with RFC 6750 challenges otherwise.
  *
@@ -52,8 +56,10 @@ export class JwtAuth extends Middleware {
   readonly scopes: readonly string[];
   /** @internal */
   readonly [CHECKS_SCOPES] = true;
-  readonly #key: JWTVerifyGetKey;
-  readonly #options: JWTVerifyOptions;
+  /** @internal Its own `dispatch` passes the downstream response on as it comes: a synchronous GET stays synchronous. */
+  readonly [SYNC_NEXT]: boolean;
+  readonly #verify: Verify;
+  readonly #outage: KeyOutage | undefined;
   readonly #challenges: Challenges;
   readonly #verified: VerifiedTokens;
 
@@ -67,13 +73,11 @@ export class JwtAuth extends Middleware {
       this.scopes = declaredScopes(new.target, options);
       this.security = new.target.security;
     }
-    this.#key = keyResolver(settings);
-    this.#options = {
-      algorithms: settings.algorithms,
-      ...(settings.issuer === undefined ? {} : { issuer: settings.issuer }),
-      ...(settings.audience === undefined ? {} : { audience: settings.audience }),
-      ...(settings.clockTolerance ? { clockTolerance: settings.clockTolerance } : {}),
-    };
+    const keys = keyResolver(settings);
+    this.#verify = tokenVerifier(settings, keys);
+    this.#outage = keys.outage;
+    // A subclass that writes its own dispatch gets the promise its `callNext` is typed to return.
+    this[SYNC_NEXT] = this.dispatch === JwtAuth.prototype.dispatch;
     this.#challenges = new Challenges('Bearer', settings.realm);
     this.#verified = new VerifiedTokens(settings.cache.max, settings.cache.ttl, settings.clockTolerance);
   }
@@ -86,8 +90,13 @@ export class JwtAuth extends Middleware {
     if (token === '') return this.#refuse('malformed');
     const known = this.#verified.recall(token, Date.now());
     if (known !== undefined) return this.#admit(known, request, callNext);
-    return jwtVerify(token, this.#key, this.#options).then(
-      ({ payload }) => this.#admit(this.#verified.remember(token, payload as User, Date.now()), request, callNext),
+    const claims = this.#verify(token);
+    if (!isThenable(claims)) return this.#admit(this.#verified.remember(token, claims, Date.now()), request, callNext);
+    return (claims as Promise<User>).then(
+      (payload) => {
+        if (this.#outage?.news) this.#outage.tell(request);
+        return this.#admit(this.#verified.remember(token, payload, Date.now()), request, callNext);
+      },
       (error: unknown) => this.#reject(error, request),
     );
   }
@@ -104,8 +113,11 @@ export class JwtAuth extends Middleware {
 
   #reject(error: unknown, request: Request): Response {
     const refusal = refusalOf(error);
-    // The server's problem, not the client's: say so in the log (never the token).
-    if (refusal === 'keysUnavailable') report(request.log, request, 'the keys that verify tokens could not be fetched', error);
+    // The server's problem, not the client's: say so in the log (never the token), once per outage of the keys'
+    // endpoint (the outage logs it), each time for anything else.
+    if (error instanceof KeysUnavailable) this.#outage?.refused();
+    else if (refusal === 'keysUnavailable') report(request.log, request, 'the token could not be verified', error);
+    if (this.#outage?.news) this.#outage.tell(request);
     return this.#refuse(refusal);
   }
 

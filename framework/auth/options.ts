@@ -20,7 +20,10 @@ export interface JwtAuthOptions {
   secret?: string | Uint8Array;
   /** A public key for RS*, PS*, ES* or EdDSA tokens: PEM (SPKI), a `KeyObject`, a `CryptoKey` or a JWK. */
   publicKey?: string | KeyObject | webcrypto.CryptoKey | PublicJwk;
-  /** The URL of a JSON Web Key Set: fetched at the first token, cached; an unknown `kid` refetches it, at most once per `jwksCooldown`. */
+  /**
+   * The URL of a JSON Web Key Set: fetched at the first token, cached; an unknown `kid` refetches it, at most once
+   * per `jwksCooldown`. Only a 200 OK with a key set is used (a redirect is not followed).
+   */
   jwksUri?: string;
   /** Checked against the token's `iss`. Alone (no other key source): OpenID Connect discovery of the `jwks_uri`. */
   issuer?: string;
@@ -41,7 +44,10 @@ export interface JwtAuthOptions {
    * discovery): an `oauth2` scheme with its flows, for instance. Only the document changes.
    */
   security?: SecurityScheme;
-  /** Milliseconds before an unknown `kid` may refetch the JWKS again (jose's cooldown); 30000 by default. */
+  /**
+   * Milliseconds before an unknown `kid` may refetch the JWKS again (jose's cooldown), and before a failed fetch of
+   * the JWKS or the discovery document is tried again; 30000 by default.
+   */
   jwksCooldown?: number;
   /** Milliseconds a JWKS or discovery fetch may take; 5000 by default. */
   fetchTimeout?: number;

@@ -1,5 +1,5 @@
 import { errors } from 'jose';
-import { KeysUnavailable } from './discovery';
+import { KeysUnavailable } from './key-fetch';
 
 /**
  * Why a token was refused, as the 401's `error_description` and body say it: fixed sentences, never text of
@@ -24,8 +24,9 @@ export const REFUSALS = {
 export type Refusal = keyof typeof REFUSALS;
 
 /**
- * The refusal a verification failure stands for; `keysUnavailable` for a JWKS or discovery that could not be
- * fetched (the guard logs those: they are the server's problem, not the client's).
+ * The refusal a verification failure stands for (jose's errors: fast-jwt answers only for tokens it accepts);
+ * `keysUnavailable` for a JWKS or discovery that could not be fetched, or anything else the server failed at
+ * (the guard logs those: they are the server's problem, not the client's).
  */
 export function refusalOf(error: unknown): Refusal {
   if (error instanceof errors.JWTExpired) return 'expired';
@@ -43,6 +44,6 @@ export function refusalOf(error: unknown): Refusal {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error instanceof KeysUnavailable) return 'keysUnavailable';
   if (error instanceof errors.JOSENotSupported) return 'algorithm';
   if (error instanceof errors.JOSEError) return 'malformed';
-  // What jose does not wrap: a failed fetch of the key set (a refused connection, a non-JSON answer).
+  // Anything else failed on the server's side (a key jose cannot verify with, such as RSA under 2048 bits).
   return 'keysUnavailable';
 }

@@ -36,7 +36,7 @@ const PUBLIC: Record<string, { file: string; values: string[]; types: string[] }
   },
   'trellis/auth': {
     file: 'framework/auth.ts',
-    // The only entry that loads jose.
+    // The only entry that loads jose and fast-jwt.
     values: ['JwtAuth', 'Scopes', 'apiKeyAuth', 'grantedScopes', 'isScopeName', 'jwtAuth', 'signToken'],
     types: ['ApiKeyAuthOptions', 'ApiKeyLookup', 'JwtAuthOptions', 'SignTokenOptions', 'User'],
   },
